@@ -1,0 +1,86 @@
+#include "collectives/core.hpp"
+
+namespace collnoc {
+
+using namespace sc_core;
+
+Core::Core(sc_module_name name, Clock& clock, NodeId rank, unsigned cores, Firmware& program,
+           const CoreParams& params)
+    : sc_module(name), socket("socket"), clock_(clock), rank_(rank), cores_(cores),
+      program_(program), params_(params), offset_(SC_ZERO_TIME) {
+  SC_HAS_PROCESS(Core);
+  SC_THREAD(thread);
+}
+
+void Core::thread() {
+  program_.run(*this);
+  sync();
+  finished_ = true;
+  finish_cycle_ = clock_.now();
+  if (on_finish_) on_finish_();
+}
+
+void Core::sync() {
+  if (offset_ != SC_ZERO_TIME) {
+    wait(offset_);
+    offset_ = SC_ZERO_TIME;
+  }
+}
+
+void Core::transport() {
+  // The command rides on the payload only for the call: a payload deletes the extensions it
+  // still holds when it is destroyed, and cmd_ is a member.
+  gp_.set_extension(&cmd_);
+  socket->b_transport(gp_, offset_);
+  gp_.clear_extension(&cmd_);
+}
+
+Cycle Core::now() const {
+  return static_cast<Cycle>((sc_time_stamp() + offset_).value() / clock_.period().value());
+}
+
+void Core::compute(Cycle cycles) {
+  offset_ += clock_.delay(cycles);
+  if (offset_ >= clock_.delay(params_.quantum_cycles)) sync();
+}
+
+void Core::send(NodeId dst, const Words& data, const SendOptions& opt) {
+  if (dst >= cores_) SC_REPORT_ERROR("collnoc/core", "send to a rank that does not exist");
+  cmd_.peer = dst;
+  cmd_.vc_class = opt.vc_class;
+  cmd_.kind = opt.kind;
+  cmd_.received = nullptr;
+  gp_.set_command(tlm::TLM_WRITE_COMMAND);
+  gp_.set_address(kSendAddress);
+  gp_.set_data_ptr(reinterpret_cast<unsigned char*>(const_cast<std::uint32_t*>(data.data())));
+  gp_.set_data_length(static_cast<unsigned>(data.size() * 4));
+  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  transport();
+  if (!gp_.is_response_ok()) SC_REPORT_ERROR("collnoc/core", "NI refused a send");
+  ++sent_;
+  if (offset_ >= clock_.delay(params_.quantum_cycles)) sync();
+}
+
+Words Core::recv(NodeId src) {
+  Words out;
+  sync();
+  waiting_for_ = src;
+  for (;;) {
+    cmd_.peer = src;
+    cmd_.received = &out;
+    gp_.set_command(tlm::TLM_READ_COMMAND);
+    gp_.set_address(kRecvAddress);
+    gp_.set_data_ptr(nullptr);
+    gp_.set_data_length(0);
+    gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    transport();
+    if (!gp_.is_response_ok()) SC_REPORT_ERROR("collnoc/core", "NI refused a receive");
+    if (cmd_.found) break;
+    wait(*cmd_.arrival);
+  }
+  waiting_for_ = kAnySource;
+  ++received_;
+  return out;
+}
+
+}  // namespace collnoc

@@ -1,0 +1,68 @@
+// A processor core running firmware: one SC_THREAD that talks to its NI over TLM-2.0.
+//
+// The core runs ahead of simulated time (temporal decoupling: a local time offset passed as the
+// b_transport annotation) while it only computes and sends: neither depends on the network's
+// state. It synchronises (waits out its offset) before it receives, because what has arrived
+// depends on everyone else, and whenever the offset exceeds its quantum. The quantum is per core,
+// not SystemC's global one, so two systems in one process do not share it.
+#pragma once
+#include <functional>
+#include <string>
+
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "collectives/firmware.hpp"
+#include "ni/ni_protocol.hpp"
+#include "noc/clock.hpp"
+
+namespace collnoc {
+
+struct CoreParams {
+  Cycle quantum_cycles = 1000;  // how far a core may run ahead of simulated time
+};
+
+class Core : public sc_core::sc_module, public MessageLayer {
+ public:
+  tlm_utils::simple_initiator_socket<Core> socket;
+
+  Core(sc_core::sc_module_name name, Clock& clock, NodeId rank, unsigned cores, Firmware& program,
+       const CoreParams& params = {});
+
+  // MessageLayer
+  NodeId rank() const override { return rank_; }
+  unsigned size() const override { return cores_; }
+  void send(NodeId dst, const Words& data, const SendOptions& opt = {}) override;
+  Words recv(NodeId src) override;
+  void compute(Cycle cycles) override;
+  Cycle now() const override;
+
+  bool finished() const { return finished_; }
+  // Called once, when the firmware has returned on this core.
+  void set_on_finish(std::function<void()> f) { on_finish_ = std::move(f); }
+  Cycle finish_cycle() const { return finish_cycle_; }
+  // NodeId the core is blocked receiving from, or kAnySource when not blocked.
+  NodeId waiting_for() const { return waiting_for_; }
+  std::uint64_t messages_sent() const { return sent_; }
+  std::uint64_t messages_received() const { return received_; }
+
+ private:
+  void thread();
+  void sync();
+  void transport();
+  Clock& clock_;
+  NodeId rank_;
+  unsigned cores_;
+  Firmware& program_;
+  CoreParams params_;
+  sc_core::sc_time offset_;  // how far this core runs ahead of sc_time_stamp()
+  tlm::tlm_generic_payload gp_;
+  NiCommand cmd_;
+  std::function<void()> on_finish_;
+  bool finished_ = false;
+  Cycle finish_cycle_ = 0;
+  NodeId waiting_for_ = kAnySource;
+  std::uint64_t sent_ = 0, received_ = 0;
+};
+
+}  // namespace collnoc

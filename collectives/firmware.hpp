@@ -1,0 +1,45 @@
+// Firmware programs: what every core runs, chosen by name (workload.kind).
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "collectives/message_layer.hpp"
+#include "noc/registry.hpp"
+#include "noc/report.hpp"
+
+namespace collnoc {
+
+struct FirmwareParams {
+  unsigned message_words = 16;  // payload of each message
+  unsigned iterations = 1;      // repetitions (ping-pong round trips, exchange rounds)
+  NodeId peer = 1;              // ping_pong: the partner of core 0
+  std::uint64_t seed = 1;
+};
+
+// One program object for the whole system; run() is called once per core, from that core's
+// SC_THREAD. Firmware records what it observed (and whether the data arrived intact) and adds
+// it to the results.
+class Firmware {
+ public:
+  virtual ~Firmware() = default;
+  virtual void run(MessageLayer& ml) = 0;
+  virtual void report(Report& out) const = 0;
+  // False if any core saw data that differs from what was sent.
+  virtual bool data_verified() const = 0;
+  // Human-readable reason when data_verified() is false.
+  virtual std::string failure() const { return {}; }
+};
+
+using FirmwareEntry =
+    Registered<std::function<std::unique_ptr<Firmware>(const FirmwareParams&, unsigned cores)>>;
+const std::vector<FirmwareEntry>& firmware_programs();
+std::unique_ptr<Firmware> make_firmware(const std::string& name, const FirmwareParams& p,
+                                        unsigned cores);
+
+// Deterministic test data: word i of the message `src` sends to `dst` in round `round`.
+std::uint32_t pattern_word(std::uint64_t seed, NodeId src, NodeId dst, unsigned round, unsigned i);
+Words pattern_message(std::uint64_t seed, NodeId src, NodeId dst, unsigned round, unsigned words);
+
+}  // namespace collnoc

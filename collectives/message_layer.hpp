@@ -1,0 +1,37 @@
+// The API firmware is written against: MPI-style point-to-point messages between cores.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "noc/types.hpp"
+
+namespace collnoc {
+
+using Words = std::vector<std::uint32_t>;
+
+struct SendOptions {
+  std::uint8_t vc_class = 0;  // virtual network (e.g. one per collective step)
+  std::uint8_t kind = 0;      // tag carried in the header
+};
+
+class MessageLayer {
+ public:
+  virtual ~MessageLayer() = default;
+  virtual NodeId rank() const = 0;
+  virtual unsigned size() const = 0;  // number of cores
+  // Queues `data` for `dst` and returns once the NI has it (the core does not wait for delivery).
+  virtual void send(NodeId dst, const Words& data, const SendOptions& opt = {}) = 0;
+  // Blocks until the next message from `src` (in send order) has arrived, and returns it.
+  virtual Words recv(NodeId src) = 0;
+  // Send to `peer` and receive from it.
+  virtual Words exchange(NodeId peer, const Words& data, const SendOptions& opt = {}) {
+    send(peer, data, opt);
+    return recv(peer);
+  }
+  // Local work: advances this core's time by `cycles`.
+  virtual void compute(Cycle cycles) = 0;
+  // This core's current cycle (including time it has run ahead).
+  virtual Cycle now() const = 0;
+};
+
+}  // namespace collnoc

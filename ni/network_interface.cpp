@@ -1,0 +1,330 @@
+#include "ni/network_interface.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace collnoc {
+
+using namespace sc_core;
+
+void validate(const NetworkInterfaceParams& p) {
+  if (p.flit_width_bits < 32 || p.flit_width_bits > 32 * kMaxFlitWords || p.flit_width_bits % 32)
+    throw ParamError("ni.flit_width_bits", std::to_string(p.flit_width_bits),
+                     "must be a multiple of 32 in 32.." + std::to_string(32 * kMaxFlitWords));
+  if (p.max_packet_flits < 1 || p.max_packet_flits > 65535)
+    throw ParamError("ni.max_packet_flits", std::to_string(p.max_packet_flits),
+                     "must be in 1..65535");
+  if (p.send_overhead_cycles < 1)
+    throw ParamError("ni.send_overhead_cycles", std::to_string(p.send_overhead_cycles),
+                     "must be >= 1");
+  if (p.recv_overhead_cycles < 1)
+    throw ParamError("ni.recv_overhead_cycles", std::to_string(p.recv_overhead_cycles),
+                     "must be >= 1");
+}
+
+NetworkInterface::NetworkInterface(sc_module_name name, Clock& clock, NodeId id,
+                                   const NetworkInterfaceParams& params,
+                                   const RouterParams& router, NetworkContext& net)
+    : ClockedModule(name, clock), socket("socket"), id_(id), params_(params), router_(router),
+      net_(net) {
+  validate(params_);
+  socket.register_b_transport(this, &NetworkInterface::b_transport);
+  credits_.assign(router.vcs, router.buffer_flits);
+}
+
+void NetworkInterface::connect(Link& injection, Link& ejection) {
+  inj_ = &injection;
+  ej_ = &ejection;
+  injection.attach_sender(this, 0, static_cast<std::size_t>(router_.vcs) * router_.buffer_flits);
+  ejection.attach_receiver(this, 0);
+}
+
+void NetworkInterface::set_traffic(const TrafficParams& params, const TrafficPattern& pattern,
+                                   std::uint64_t seed) {
+  source_ = std::make_unique<SyntheticSource>(params, pattern, id_, seed);
+}
+
+void NetworkInterface::stop_traffic() {
+  if (source_) source_->stop();
+}
+
+unsigned NetworkInterface::packets_for(std::uint32_t words) const {
+  const std::uint32_t per_packet = params_.words_per_flit() * params_.max_packet_flits;
+  return words == 0 ? 1 : static_cast<unsigned>((words + per_packet - 1) / per_packet);
+}
+
+unsigned NetworkInterface::flits_for(std::uint32_t words) const {
+  const std::uint32_t wpf = params_.words_per_flit();
+  const std::uint32_t per_packet = wpf * params_.max_packet_flits;
+  if (words == 0) return 1;
+  return (words / per_packet) * params_.max_packet_flits + (words % per_packet + wpf - 1) / wpf;
+}
+
+void NetworkInterface::enqueue(TxMessage&& m) {
+  queued_packets_ += m.packets_left;
+  source_queue_.push_back(std::move(m));
+  counters_.max_source_queue_packets =
+      std::max<std::uint64_t>(counters_.max_source_queue_packets, queued_packets_);
+}
+
+void NetworkInterface::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
+  NiCommand* cmd = nullptr;
+  gp.get_extension(cmd);
+  if (!cmd || gp.get_data_length() % 4 != 0) {
+    gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return;
+  }
+  const Cycle issue = static_cast<Cycle>(
+      (sc_time_stamp() + delay).value() / clock().period().value());
+  if (gp.is_write() && gp.get_address() == kSendAddress) {
+    TxMessage m;
+    m.words.resize(gp.get_data_length() / 4);
+    if (!m.words.empty()) std::memcpy(m.words.data(), gp.get_data_ptr(), gp.get_data_length());
+    if (cmd->peer >= next_seq_out_.size()) next_seq_out_.resize(cmd->peer + 1, 0);
+    m.hdr.src = id_;
+    m.hdr.dst = cmd->peer;
+    m.hdr.created_cycle = issue;
+    m.hdr.message_seq = next_seq_out_[cmd->peer]++;
+    m.hdr.message_words = static_cast<std::uint32_t>(m.words.size());
+    m.hdr.vc_class = cmd->vc_class;
+    m.hdr.kind = cmd->kind;
+    m.hdr.measured = in_window(issue);
+    m.ready = issue + params_.send_overhead_cycles;
+    m.packets_left = packets_for(m.hdr.message_words);
+    counters_.packets_created += m.packets_left;
+    counters_.flits_created += flits_for(m.hdr.message_words);
+    if (m.hdr.measured) {
+      counters_.measured_created += m.packets_left;
+      net_.measured_outstanding += m.packets_left;
+    }
+    if (m.hdr.measured) counters_.window_flits_created += flits_for(m.hdr.message_words);
+    const Cycle ready = m.ready;
+    enqueue(std::move(m));
+    ++counters_.messages_sent;
+    delay += clock().delay(params_.send_overhead_cycles);
+    wake_at(ready);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  if (gp.is_read() && gp.get_address() == kRecvAddress) {
+    cmd->found = false;
+    for (auto it = delivery_queue_.begin(); it != delivery_queue_.end(); ++it) {
+      if (it->available > issue) break;  // in delivery order: later ones are later still
+      if (cmd->peer != kAnySource && it->src != cmd->peer) continue;
+      cmd->found = true;
+      cmd->source = it->src;
+      cmd->received_kind = it->kind;
+      if (cmd->received) *cmd->received = std::move(it->words);
+      delivery_queue_.erase(it);
+      delay += clock().delay(params_.recv_overhead_cycles);
+      break;
+    }
+    cmd->arrival = &delivered_;
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+}
+
+void NetworkInterface::generate(Cycle now) {
+  while (source_ && source_->next_cycle() <= now) {
+    const Cycle created = source_->next_cycle();
+    const SyntheticSource::Packet p = source_->take();
+    TxMessage m;
+    m.hdr.src = id_;
+    m.hdr.dst = p.dst;
+    m.hdr.created_cycle = created;
+    m.hdr.kind = kSyntheticKind;
+    m.hdr.vc_class = 0;
+    m.hdr.measured = in_window(created);
+    m.synthetic_flits = p.flits;
+    m.hdr.message_words = p.flits * params_.words_per_flit();
+    m.ready = created;
+    m.packets_left = 1;
+    counters_.packets_created++;
+    counters_.flits_created += p.flits;
+    if (m.hdr.measured) {
+      counters_.measured_created++;
+      counters_.window_flits_created += p.flits;
+      ++net_.measured_outstanding;
+    }
+    enqueue(std::move(m));
+  }
+}
+
+void NetworkInterface::inject(Cycle now) {
+  if (!sending_) {
+    if (source_queue_.empty() || source_queue_.front().ready > now) return;
+    TxMessage& m = source_queue_.front();
+    // Cut the next packet.
+    const std::uint32_t wpf = params_.words_per_flit();
+    PacketHeader h = m.hdr;
+    h.packet_id = (static_cast<PacketId>(id_) << 40) | next_packet_;
+    h.word_offset = m.next_word;
+    if (m.synthetic_flits) {
+      h.length_flits = static_cast<std::uint16_t>(m.synthetic_flits);
+      h.packet_words = static_cast<std::uint16_t>(m.synthetic_flits * wpf);
+    } else {
+      const std::uint32_t left = m.hdr.message_words - m.next_word;
+      const std::uint32_t words = std::min<std::uint32_t>(left, wpf * params_.max_packet_flits);
+      h.packet_words = static_cast<std::uint16_t>(words);
+      h.length_flits = static_cast<std::uint16_t>(words == 0 ? 1 : (words + wpf - 1) / wpf);
+    }
+    h.last_of_message = m.packets_left == 1;
+    h.hops = 0;
+    // Pick a VC of the packet's class at the router's local input (round-robin).
+    const unsigned per_class = router_.vcs_per_class();
+    const unsigned base = h.vc_class * per_class;
+    const unsigned need =
+        router_.switching == Switching::wormhole ? 1u : static_cast<unsigned>(h.length_flits);
+    bool found = false;
+    for (unsigned i = 0; i < per_class && !found; ++i) {
+      const unsigned vc = base + (vc_ptr_ + i) % per_class;
+      if (credits_[vc] >= need) {
+        tx_vc_ = vc;
+        vc_ptr_ = (vc_ptr_ + i + 1) % per_class;
+        found = true;
+      }
+    }
+    if (!found) return;
+    ++next_packet_;
+    h.injected_cycle = now;
+    tx_hdr_ = h;
+    tx_flit_.packet = net_.packets.allocate();
+    net_.packets[tx_flit_.packet] = h;
+    tx_flit_.length = h.length_flits;
+    tx_flit_.seq = 0;
+    tx_flit_.vc = static_cast<std::uint8_t>(tx_vc_);
+    sending_ = true;
+    ++counters_.packets_injected;
+  }
+  if (credits_[tx_vc_] == 0) return;
+  // Send one flit.
+  TxMessage& m = source_queue_.front();
+  const std::uint32_t wpf = params_.words_per_flit();
+  const PacketHeader& h = tx_hdr_;
+  const std::uint32_t first = tx_flit_.seq * wpf;
+  const std::uint32_t words = first >= h.packet_words ? 0 : std::min(wpf, h.packet_words - first);
+  tx_flit_.words = static_cast<std::uint8_t>(words);
+  for (std::uint32_t w = 0; w < words; ++w)
+    tx_flit_.payload[w] = m.synthetic_flits ? synthetic_word(h.packet_id, first + w)
+                                            : m.words[h.word_offset + first + w];
+  inj_->send(tx_flit_, now);
+  --credits_[tx_vc_];
+  ++counters_.flits_injected;
+  ++net_.flit_moves;
+  if (traced_) {
+    tr_inj_valid_ = true;
+    tr_inj_packet_ = static_cast<unsigned>(h.packet_id);
+  }
+  if (!tx_flit_.is_tail()) {
+    ++tx_flit_.seq;
+    return;
+  }
+  sending_ = false;
+  m.next_word += h.packet_words;
+  --m.packets_left;
+  --queued_packets_;
+  if (m.packets_left == 0) source_queue_.pop_front();
+}
+
+void NetworkInterface::eject(Cycle now) {
+  while (ej_->flit_ready(now)) {
+    const Flit& f = ej_->peek_flit();
+    const PacketHeader& h = net_.packets[f.packet];
+    ++counters_.flits_delivered;
+    ++net_.flit_moves;
+    if (in_window(now)) ++counters_.window_flits_delivered;
+    if (traced_) {
+      tr_ej_valid_ = true;
+      tr_ej_packet_ = static_cast<unsigned>(h.packet_id);
+    }
+    const std::uint32_t first = f.seq * params_.words_per_flit();
+    if (h.kind == kSyntheticKind) {
+      for (unsigned w = 0; w < f.words; ++w)
+        if (f.payload[w] != synthetic_word(h.packet_id, first + w)) ++counters_.payload_errors;
+    } else {
+      const std::uint64_t key = (static_cast<std::uint64_t>(h.src) << 32) | h.message_seq;
+      RxMessage& rx = reassembly_[key];
+      if (rx.words.size() != h.message_words) rx.words.resize(h.message_words);
+      rx.kind = h.kind;
+      for (unsigned w = 0; w < f.words; ++w) rx.words[h.word_offset + first + w] = f.payload[w];
+      rx.words_received += f.words;
+      // Packets of a message may arrive in any order (adaptive routing): it is complete when
+      // a tail brings its last missing word.
+      if (f.is_tail() && rx.words_received == h.message_words) {
+        RxMessage done = std::move(rx);
+        reassembly_.erase(key);
+        complete_message(h.src, h.message_seq, std::move(done), now);
+      }
+    }
+    if (f.is_tail()) {
+      ++counters_.packets_delivered;
+      if (h.measured) {
+        ++counters_.measured_delivered;
+        if (--net_.measured_outstanding == 0 && now >= window_end_ && net_.on_workload_done)
+          net_.on_workload_done();
+        counters_.measured_hops += h.hops;
+        latency_.push_back(static_cast<std::uint32_t>(now - h.created_cycle));
+        network_latency_.push_back(static_cast<std::uint32_t>(now - h.injected_cycle));
+      }
+      net_.packets.release(f.packet);
+    }
+    ej_->return_credit(f.vc, now);
+    ej_->pop_flit();
+  }
+}
+
+void NetworkInterface::complete_message(NodeId src, std::uint32_t seq, RxMessage&& m, Cycle now) {
+  if (src >= next_seq_in_.size()) next_seq_in_.resize(src + 1, 0);
+  const std::uint64_t base = static_cast<std::uint64_t>(src) << 32;
+  out_of_order_.emplace(base | seq, std::move(m));
+  // Deliver every message of this source that is now in order.
+  for (auto it = out_of_order_.find(base | next_seq_in_[src]); it != out_of_order_.end();
+       it = out_of_order_.find(base | next_seq_in_[src])) {
+    delivery_queue_.push_back(Delivered{src, it->second.kind, now + 1, std::move(it->second.words)});
+    out_of_order_.erase(it);
+    ++next_seq_in_[src];
+    ++counters_.messages_delivered;
+    delivered_.notify(clock().delay(1));
+  }
+  counters_.max_delivery_queue_messages =
+      std::max<std::uint64_t>(counters_.max_delivery_queue_messages, delivery_queue_.size());
+}
+
+void NetworkInterface::evaluate(Cycle now) {
+  counters_.source_queue_packet_cycles += queued_packets_ * (now - queue_since_);
+  queue_since_ = now;
+  if (traced_) tr_inj_valid_ = tr_ej_valid_ = false;
+  while (inj_->credit_ready(now)) ++credits_[inj_->take_credit()];
+  eject(now);
+  generate(now);
+  inject(now);
+  if (traced_) tr_queue_ = static_cast<unsigned>(queued_packets_);
+}
+
+Cycle NetworkInterface::next_work_cycle(Cycle now) const {
+  if (sending_) return now + 1;
+  Cycle next = ej_->next_flit_cycle();
+  if (!source_queue_.empty()) next = std::min(next, std::max(now + 1, source_queue_.front().ready));
+  if (source_) next = std::min(next, std::max(now + 1, source_->next_cycle()));
+  return next;
+}
+
+void NetworkInterface::finish(Cycle now) {
+  counters_.source_queue_packet_cycles += queued_packets_ * (now - queue_since_);
+  queue_since_ = now;
+}
+
+void NetworkInterface::trace(sc_trace_file* tf) {
+  traced_ = true;
+  set_always_on(true);
+  const std::string base = std::string(name()) + ".";
+  sc_trace(tf, tr_inj_valid_, base + "inject_valid");
+  sc_trace(tf, tr_inj_packet_, base + "inject_packet", 32);
+  sc_trace(tf, tr_ej_valid_, base + "eject_valid");
+  sc_trace(tf, tr_ej_packet_, base + "eject_packet", 32);
+  sc_trace(tf, tr_queue_, base + "source_queue", 16);
+}
+
+}  // namespace collnoc

@@ -1,0 +1,161 @@
+// Network interface: between a core (TLM-2.0 target socket) and its router's local port.
+//
+// Injection: messages from the core (or packets from a synthetic source) wait in the source
+// queue, are cut into packets of at most max_packet_flits flits, and are injected one flit per
+// cycle with credit flow control under the router's switching rule. Ejection: flits are taken one
+// per cycle (credits return at once), packets are reassembled into messages, and messages are
+// delivered to the core in order per source.
+#pragma once
+#include <deque>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include <tlm_utils/simple_target_socket.h>
+
+#include "ni/ni_protocol.hpp"
+#include "ni/traffic.hpp"
+#include "noc/clock.hpp"
+#include "noc/link.hpp"
+#include "noc/router.hpp"
+
+namespace collnoc {
+
+struct NetworkInterfaceParams {
+  unsigned flit_width_bits = 128;      // payload bits per flit (multiple of 32, <= 512)
+  unsigned max_packet_flits = 16;      // the packetizer's longest packet
+  unsigned ejection_buffer_flits = 0;  // per VC at the ejection port; 0 = router.buffer_flits
+  unsigned send_overhead_cycles = 1;   // core hands a message to the NI
+  unsigned recv_overhead_cycles = 1;   // NI hands a message to the core
+
+  unsigned words_per_flit() const { return flit_width_bits / 32; }
+  unsigned ejection_buffer(const RouterParams& router) const {
+    return ejection_buffer_flits ? ejection_buffer_flits : router.buffer_flits;
+  }
+};
+
+void validate(const NetworkInterfaceParams& p);
+
+// Per-NI statistics, summed over the system at the end of a run.
+struct NiCounters {
+  std::uint64_t packets_created = 0, packets_injected = 0, packets_delivered = 0;
+  std::uint64_t flits_created = 0, flits_injected = 0, flits_delivered = 0;
+  std::uint64_t messages_sent = 0, messages_delivered = 0;
+  // measurement window
+  std::uint64_t window_flits_created = 0, window_flits_delivered = 0;
+  std::uint64_t measured_created = 0, measured_delivered = 0;
+  std::uint64_t measured_hops = 0;
+  std::uint64_t payload_errors = 0;  // synthetic payload words that arrived altered
+  // queues
+  std::uint64_t max_source_queue_packets = 0;
+  std::uint64_t source_queue_packet_cycles = 0;  // integral, for the time average
+  std::uint64_t max_delivery_queue_messages = 0;
+};
+
+class NetworkInterface : public ClockedModule {
+ public:
+  // Optional: an NI fed by a synthetic source has no core bound to it.
+  tlm_utils::simple_target_socket_optional<NetworkInterface> socket;
+
+  NetworkInterface(sc_core::sc_module_name name, Clock& clock, NodeId id,
+                   const NetworkInterfaceParams& params, const RouterParams& router,
+                   NetworkContext& net);
+
+  // injection: NI -> router local input (router buffers per VC); ejection: router -> NI.
+  void connect(Link& injection, Link& ejection);
+
+  // Synthetic traffic instead of a core.
+  void set_traffic(const TrafficParams& params, const TrafficPattern& pattern, std::uint64_t seed);
+  void stop_traffic();
+  void set_measurement_window(Cycle begin, Cycle end) { window_begin_ = begin, window_end_ = end; }
+
+  NodeId id() const { return id_; }
+  const NiCounters& counters() const { return counters_; }
+  const std::vector<std::uint32_t>& latency_samples() const { return latency_; }
+  const std::vector<std::uint32_t>& network_latency_samples() const { return network_latency_; }
+  std::size_t source_queue_packets() const { return queued_packets_; }
+  bool idle() const { return queued_packets_ == 0 && !sending_; }
+  void finish(Cycle now);
+
+  void trace(sc_core::sc_trace_file* tf);
+
+ protected:
+  void evaluate(Cycle now) override;
+  Cycle next_work_cycle(Cycle now) const override;
+
+ private:
+  static constexpr std::uint8_t kSyntheticKind = 0xff;
+  struct TxMessage {
+    PacketHeader hdr;  // message-wide fields; packet fields filled per packet
+    std::vector<std::uint32_t> words;
+    unsigned synthetic_flits = 0;  // > 0: one synthetic packet, payload from hash64
+    Cycle ready = 0;
+    std::uint32_t next_word = 0;
+    unsigned packets_left = 0;
+  };
+  struct RxMessage {
+    std::vector<std::uint32_t> words;
+    std::uint32_t words_received = 0;
+    std::uint8_t kind = 0;
+  };
+  struct Delivered {
+    NodeId src;
+    std::uint8_t kind;
+    Cycle available;
+    std::vector<std::uint32_t> words;
+  };
+
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  void enqueue(TxMessage&& m);
+  void generate(Cycle now);
+  void inject(Cycle now);
+  void eject(Cycle now);
+  void complete_message(NodeId src, std::uint32_t seq, RxMessage&& m, Cycle now);
+  unsigned packets_for(std::uint32_t words) const;
+  unsigned flits_for(std::uint32_t words) const;
+  bool in_window(Cycle c) const { return c >= window_begin_ && c < window_end_; }
+  static std::uint32_t synthetic_word(PacketId id, std::uint32_t index) {
+    return static_cast<std::uint32_t>(hash64(id, index));
+  }
+
+  NodeId id_;
+  NetworkInterfaceParams params_;
+  RouterParams router_;
+  NetworkContext& net_;
+  Link* inj_ = nullptr;
+  Link* ej_ = nullptr;
+
+  // injection
+  std::deque<TxMessage> source_queue_;
+  std::size_t queued_packets_ = 0;
+  Cycle queue_since_ = 0;
+  bool sending_ = false;
+  PacketHeader tx_hdr_;          // the packet being sent
+  Flit tx_flit_;
+  unsigned tx_vc_ = 0;
+  std::vector<unsigned> credits_;  // router local input VC credits
+  unsigned vc_ptr_ = 0;
+  std::uint64_t next_packet_ = 0;
+  std::vector<std::uint32_t> next_seq_out_;  // per destination
+
+  // synthetic source
+  std::unique_ptr<SyntheticSource> source_;
+  Cycle window_begin_ = 0, window_end_ = kNever;
+
+  // ejection
+  std::map<std::uint64_t, RxMessage> reassembly_;  // key: src << 32 | message seq
+  std::vector<std::uint32_t> next_seq_in_;         // per source, next to deliver
+  std::map<std::uint64_t, RxMessage> out_of_order_;
+  std::deque<Delivered> delivery_queue_;
+  sc_core::sc_event delivered_;
+
+  NiCounters counters_;
+  std::vector<std::uint32_t> latency_, network_latency_;
+
+  // trace
+  bool traced_ = false;
+  bool tr_inj_valid_ = false, tr_ej_valid_ = false;
+  unsigned tr_inj_packet_ = 0, tr_ej_packet_ = 0, tr_queue_ = 0;
+};
+
+}  // namespace collnoc

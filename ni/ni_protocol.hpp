@@ -1,0 +1,42 @@
+// What a core and its NI say to each other over TLM-2.0.
+//
+// The core is the initiator, the NI the target. A generic payload carries the message words
+// (data pointer, length in bytes, a multiple of 4) and an NiCommand extension with the rest:
+//   write to kSendAddress: queue a message for `peer`;
+//   read from kRecvAddress: take the oldest complete message from `peer` (or from anyone when
+//     peer == kAnySource). If there is none, `found` is false and `arrival` is the event the NI
+//     notifies when a message is delivered (the core's interrupt line).
+// The annotated delay is the core's local time offset (temporal decoupling); the NI adds its
+// interface latency to it.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include <tlm>
+
+#include "noc/types.hpp"
+
+namespace collnoc {
+
+constexpr std::uint64_t kSendAddress = 0x0000;
+constexpr std::uint64_t kRecvAddress = 0x1000;
+constexpr NodeId kAnySource = ~NodeId{0};
+
+struct NiCommand : tlm::tlm_extension<NiCommand> {
+  NodeId peer = 0;                 // send: destination; recv: source or kAnySource
+  std::uint8_t vc_class = 0;       // send: virtual network
+  std::uint8_t kind = 0;           // send: user tag carried in the header (0 = data)
+  // recv results
+  bool found = false;
+  NodeId source = 0;
+  std::uint8_t received_kind = 0;
+  std::vector<std::uint32_t>* received = nullptr;  // where the NI copies the message words
+  const sc_core::sc_event* arrival = nullptr;
+
+  tlm::tlm_extension_base* clone() const override { return new NiCommand(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    *this = static_cast<const NiCommand&>(other);
+  }
+};
+
+}  // namespace collnoc

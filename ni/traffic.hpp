@@ -1,0 +1,72 @@
+// Synthetic traffic: destination patterns (chosen by name) and the Bernoulli packet source that
+// an NI uses instead of a core.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "noc/random.hpp"
+#include "noc/registry.hpp"
+#include "noc/topology.hpp"
+
+namespace collnoc {
+
+struct TrafficParams {
+  std::string pattern = "uniform";
+  double injection_rate = 0.1;      // flits / node / cycle offered (Bernoulli per cycle)
+  unsigned packet_flits = 4;        // fixed packet length ...
+  unsigned packet_flits_min = 0;    // ... or uniform in [min, max] when both are set
+  unsigned packet_flits_max = 0;
+  double hotspot_fraction = 0.2;    // hotspot: share of packets sent to a hotspot node
+  std::vector<NodeId> hotspot_nodes{0};
+  unsigned vc_class = 0;            // virtual network the synthetic packets use
+
+  bool variable_length() const { return packet_flits_min > 0 && packet_flits_max > 0; }
+  double mean_packet_flits() const {
+    return variable_length() ? 0.5 * (packet_flits_min + packet_flits_max) : packet_flits;
+  }
+};
+
+// Throws ParamError naming the traffic.* key at fault (including a pattern that does not fit
+// the topology).
+void validate(const TrafficParams& p, const Topology& topo);
+
+// Maps a source endpoint to a destination endpoint. Permutations ignore the generator.
+class TrafficPattern {
+ public:
+  virtual ~TrafficPattern() = default;
+  virtual NodeId destination(NodeId src, Rng& rng) const = 0;
+};
+
+using TrafficPatternEntry = Registered<
+    std::function<std::unique_ptr<TrafficPattern>(const Topology&, const TrafficParams&)>>;
+const std::vector<TrafficPatternEntry>& traffic_patterns();
+std::unique_ptr<TrafficPattern> make_traffic_pattern(const Topology& topo, const TrafficParams& p);
+
+// Per-NI Bernoulli source. The gap to the next packet is drawn geometrically, so an NI knows when
+// its next packet is due and can sleep until then; the packet stream is the one a per-cycle coin
+// flip with probability rate / mean length would give.
+class SyntheticSource {
+ public:
+  SyntheticSource(const TrafficParams& params, const TrafficPattern& pattern, NodeId node,
+                  std::uint64_t seed);
+  Cycle next_cycle() const { return next_; }
+  // Draws the packet due at next_cycle() and schedules the one after it.
+  struct Packet {
+    NodeId dst;
+    unsigned flits;
+  };
+  Packet take();
+  void stop() { next_ = kNever; }
+
+ private:
+  const TrafficParams& params_;
+  const TrafficPattern& pattern_;
+  NodeId node_;
+  Rng rng_;
+  double p_packet_;
+  Cycle next_ = kNever;
+};
+
+}  // namespace collnoc

@@ -1,0 +1,86 @@
+// Flits carry their packet's header as sideband bits and a slice of the real payload.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "noc/types.hpp"
+
+namespace collnoc {
+
+// Widest flit the models support: 8 x 32-bit words = 256 bits. The configured flit width
+// (NetworkInterfaceParams::flit_width_bits) must not exceed it.
+constexpr unsigned kMaxFlitWords = 8;
+
+// What the head flit announces about its packet: the header sidebands. It is kept once per
+// packet in the network's PacketPool while the packet is in flight, and every flit names its
+// packet by a handle, so that a flit in a buffer is small (the payload slice and a few bits).
+struct PacketHeader {
+  PacketId packet_id = 0;        // unique per simulation
+  NodeId src = 0;                // source endpoint
+  NodeId dst = 0;                // destination endpoint
+  Cycle created_cycle = 0;       // entered the source queue
+  Cycle injected_cycle = 0;      // head flit left the NI
+  std::uint32_t message_seq = 0; // per (src, dst) message sequence number
+  std::uint32_t message_words = 0;  // payload words of the whole message
+  std::uint32_t word_offset = 0;    // first message word this packet carries
+  std::uint16_t length_flits = 1;
+  std::uint16_t packet_words = 0;   // payload words in this packet
+  std::uint16_t hops = 0;           // router-to-router links traversed by the head
+  std::uint8_t vc_class = 0;        // virtual network the packet travels in
+  std::uint8_t kind = 0;            // owner-defined (message layer: 0 = data)
+  bool measured = false;            // created inside the measurement window
+  bool last_of_message = false;
+};
+
+using PacketHandle = std::uint32_t;
+
+struct Flit {
+  PacketHandle packet = 0;    // header in the PacketPool
+  std::uint16_t seq = 0;      // position in the packet, 0 = head
+  std::uint16_t length = 1;   // flits in the packet (a copy: tails are found without the pool)
+  std::uint8_t vc = 0;        // VC on the channel it currently travels
+  std::uint8_t words = 0;     // valid payload words
+  std::array<std::uint32_t, kMaxFlitWords> payload{};
+
+  bool is_head() const { return seq == 0; }
+  bool is_tail() const { return seq + 1 == length; }
+};
+
+// Headers of the packets in flight. The source NI allocates one when it injects a head flit; the
+// destination NI releases it when the tail arrives.
+class PacketPool {
+ public:
+  PacketHandle allocate() {
+    if (!free_.empty()) {
+      const PacketHandle h = free_.back();
+      free_.pop_back();
+      return h;
+    }
+    records_.emplace_back();
+    return static_cast<PacketHandle>(records_.size() - 1);
+  }
+  void release(PacketHandle h) { free_.push_back(h); }
+  PacketHeader& operator[](PacketHandle h) { return records_[h]; }
+  const PacketHeader& operator[](PacketHandle h) const { return records_[h]; }
+  std::size_t live() const { return records_.size() - free_.size(); }
+
+ private:
+  std::vector<PacketHeader> records_;
+  std::vector<PacketHandle> free_;
+};
+
+// What the blocks of one network share: the packet headers in flight and a count of every flit
+// movement (for the forward-progress watchdog). One per network, so that two networks can live
+// in one process.
+struct NetworkContext {
+  PacketPool packets;
+  std::uint64_t flit_moves = 0;
+  std::uint64_t measured_outstanding = 0;  // measured packets created and not yet delivered
+  // Called when the workload has reached its end (every core finished, or every measured
+  // packet delivered after the measurement window); run control uses it to stop on the cycle.
+  std::function<void()> on_workload_done;
+};
+
+}  // namespace collnoc

@@ -1,0 +1,86 @@
+// A point-to-point channel: flits one way, credits the other, each a delay line.
+//
+// Latency L >= 1 cycles: a flit sent in cycle t is in the receiver's input buffer in cycle t + L.
+// The channel carries at most one flit per cycle, and so at most one credit per cycle back.
+#pragma once
+#include <string>
+
+#include "noc/clock.hpp"
+#include "noc/delay_line.hpp"
+#include "noc/flit.hpp"
+
+namespace collnoc {
+
+struct LinkParams {
+  unsigned latency_cycles = 1;         // flit: sender's cycle to receiver's buffer
+  unsigned credit_latency_cycles = 1;  // credit: receiver's cycle to sender's counter
+};
+
+// Throws ParamError naming `<key_prefix>.latency_cycles` or `.credit_latency_cycles`.
+void validate(const LinkParams& p, const std::string& key_prefix);
+
+// A passive channel (no process of its own): the blocks at its ends read and write it when they
+// evaluate. Kept out of the SystemC object hierarchy so that a network's links sit compactly in
+// memory; `name` is for reports.
+class Link {
+ public:
+  explicit Link(std::string name, const LinkParams& params = {});
+
+  // The block that reads the flits (on its input `receiver_port`) and the one that reads the
+  // credits (for its output `sender_port`). A sender that sleeps collects its credits late, so
+  // up to every slot of the receiver's buffers can be waiting on the credit line: it is sized
+  // for that.
+  void attach_receiver(ClockedModule* receiver, unsigned receiver_port) {
+    receiver_ = receiver;
+    receiver_port_ = receiver_port;
+  }
+  void attach_sender(ClockedModule* sender, unsigned sender_port, std::size_t receiver_buffer_slots) {
+    sender_ = sender;
+    sender_port_ = sender_port;
+    credits_.reset(params_.credit_latency_cycles,
+                   receiver_buffer_slots + params_.credit_latency_cycles + 2);
+  }
+  const std::string& name() const { return name_; }
+
+  // Sender side.
+  void send(const Flit& flit, Cycle now) {
+    flits_.push(flit, now);
+    ++flits_carried_;
+    receiver_->flit_sent(receiver_port_, now + flits_.latency());
+  }
+  bool credit_ready(Cycle now) const { return credits_.ready(now); }
+  std::uint8_t take_credit() {
+    std::uint8_t vc = credits_.front();
+    credits_.pop();
+    return vc;
+  }
+
+  // Receiver side.
+  bool flit_ready(Cycle now) const { return flits_.ready(now); }
+  const Flit& peek_flit() const { return flits_.front(); }
+  void pop_flit() { flits_.pop(); }
+  void return_credit(std::uint8_t vc, Cycle now) {
+    credits_.push(vc, now);
+    sender_->credit_sent(sender_port_);
+  }
+  bool has_credits() const { return !credits_.empty(); }
+
+  Cycle next_flit_cycle() const { return flits_.next_ready(); }
+  std::size_t flits_in_flight() const { return flits_.size(); }
+  const Flit& flit_in_flight(std::size_t i) const { return flits_.at(i); }
+  std::uint64_t flits_carried() const { return flits_carried_; }
+  const LinkParams& params() const { return params_; }
+
+ private:
+  std::string name_;
+  LinkParams params_;
+  DelayLine<Flit> flits_;
+  DelayLine<std::uint8_t> credits_;
+  ClockedModule* receiver_ = nullptr;
+  ClockedModule* sender_ = nullptr;
+  unsigned receiver_port_ = 0;
+  unsigned sender_port_ = 0;
+  std::uint64_t flits_carried_ = 0;
+};
+
+}  // namespace collnoc

@@ -1,0 +1,182 @@
+// Input-queued virtual-channel router with credit flow control.
+//
+//   input links -> per-VC input buffers -> route computation -> VC allocation
+//               -> switch allocation -> crossbar -> output links (credits flow back)
+//
+// A head flit that arrives in cycle a is ready for VC and switch allocation in cycle
+// a + hop_latency_cycles - 1 and, if it wins both, is sent on the output link that cycle; with a
+// 1-cycle link it is in the next router in cycle a + hop_latency_cycles. Body flits follow one
+// per cycle. Wormhole, virtual cut-through and store-and-forward differ only in when a packet
+// may advance (see Switching).
+#pragma once
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "noc/allocator.hpp"
+#include "noc/clock.hpp"
+#include "noc/link.hpp"
+#include "noc/routing.hpp"
+
+namespace collnoc {
+
+struct RouterParams {
+  unsigned vcs = 4;                 // virtual channels per input port
+  unsigned vc_classes = 1;          // virtual networks; each gets vcs / vc_classes VCs
+  unsigned buffer_flits = 4;        // depth of each VC buffer
+  unsigned hop_latency_cycles = 3;  // head flit: arrival to departure + 1 (pipeline depth)
+  Switching switching = Switching::wormhole;
+  std::string vc_allocator = "round_robin";
+  std::string switch_allocator = "round_robin";
+
+  unsigned vcs_per_class() const { return vcs / vc_classes; }
+};
+
+// Throws ParamError naming the offending router.* key.
+void validate(const RouterParams& p);
+
+// Counters of one output port (and so of the link it drives).
+struct OutputCounters {
+  std::uint64_t flits = 0;              // flits sent
+  std::uint64_t busy_cycles = 0;        // cycles at least one of its VCs was held by a packet
+  std::uint64_t contention_events = 0;  // packets that had a flit ready but lost this output
+};
+
+class Router : public ClockedModule {
+ public:
+  Router(sc_core::sc_module_name name, Clock& clock, RouterId id, unsigned ports,
+         const RouterParams& params, const RoutingFunction& routing, NetworkContext& net);
+
+  // Wiring. An input link brings flits into `port`; an output link takes them to a router
+  // (`to_router`: counts a hop) or to an NI, whose buffers are `downstream_buffer_flits` per VC.
+  void connect_input(unsigned port, Link& link);
+  void connect_output(unsigned port, Link& link, unsigned downstream_buffer_flits, bool to_router);
+
+  RouterId id() const { return id_; }
+  unsigned ports() const { return ports_; }
+  const RouterParams& params() const { return params_; }
+  const OutputCounters& output_counters(unsigned port) const { return out_[port].counters; }
+  bool output_connected(unsigned port) const { return out_[port].link != nullptr; }
+  bool input_connected(unsigned port) const { return in_links_[port] != nullptr; }
+  unsigned buffered_flits() const { return buffered_; }
+  unsigned max_buffered_flits() const { return max_buffered_; }
+  // Sum over cycles of flits held in the input buffers (time-average = this / cycles).
+  std::uint64_t occupancy_flit_cycles(Cycle now) const {
+    return occupancy_flit_cycles_ + static_cast<std::uint64_t>(buffered_) * (now - occupancy_since_);
+  }
+  // Closes the busy-cycle intervals still open at the end of a run.
+  void finish(Cycle now);
+  // Appends one line per non-empty input VC: what its front flit waits for.
+  void describe_blocked(std::ostream& os, const Topology& topo) const;
+  // Visits every flit held in the input buffers (conservation check).
+
+  // Registers per-port activity with a VCD file (call before simulation; forces per-cycle
+  // evaluation of this router so that one-cycle pulses are drawn correctly).
+  void trace(sc_core::sc_trace_file* tf, const Topology& topo);
+
+ protected:
+  void evaluate(Cycle now) override;
+  Cycle next_work_cycle(Cycle now) const override;
+
+ private:
+  enum class VcState : std::uint8_t { idle, routing, active };
+  struct Slot {
+    Flit flit;
+    Cycle arrived = 0;
+  };
+  // An input VC's buffer: a ring over its share of the router's slot array (one allocation per
+  // router keeps a router's buffers together in memory).
+  struct VcBuffer {
+    Slot* slots = nullptr;
+    std::uint16_t depth = 0, head = 0, count = 0;
+    bool empty() const { return count == 0; }
+    std::size_t size() const { return count; }
+    Slot& front() { return slots[head]; }
+    const Slot& front() const { return slots[head]; }
+    const Slot& at(std::size_t i) const { return slots[(head + i) % depth]; }
+    Slot& push_slot() {
+      unsigned tail = head + count++;
+      if (tail >= depth) tail -= depth;
+      return slots[tail];
+    }
+    void pop() {
+      if (++head == depth) head = 0;
+      --count;
+    }
+  };
+  struct InputVc {
+    VcBuffer buf;
+    VcState state = VcState::idle;
+    Cycle ready_cycle = 0;  // head may take part in allocation from this cycle on
+    RouteResult route;
+    std::uint16_t out_port = 0;
+    std::uint8_t out_vc = 0;
+    bool contended = false;  // this packet's contention at this router is already counted
+  };
+  struct OutputVc {
+    int owner = -1;  // input VC index holding it, -1 if free
+    unsigned credits = 0;
+  };
+  struct OutputPort {
+    Link* link = nullptr;
+    bool to_router = false;
+    std::vector<OutputVc> vcs;
+    OutputCounters counters;
+    unsigned held_vcs = 0;
+    Cycle busy_since = 0;
+  };
+  struct PortTrace {  // what a VCD shows per port
+    bool out_valid = false;
+    unsigned out_packet = 0;
+    unsigned out_vc = 0;
+    unsigned out_credits = 0;
+    unsigned in_occupancy = 0;
+  };
+
+  void start_head(unsigned ivc_index, Cycle earliest);
+  bool head_ready(const InputVc& ivc, Cycle now) const;
+  void allocate_vcs(Cycle now);
+  void traverse_switch(Cycle now);
+  void hold(OutputPort& out, Cycle now);
+  void release(OutputPort& out, Cycle now);
+  void count_contention(InputVc& ivc, unsigned port);
+  // Calls f(input VC index) for every input VC holding flits, in index order.
+  template <typename F>
+  void for_each_nonempty(F&& f) {
+    for (std::size_t w = 0; w < nonempty_.size(); ++w)
+      for (std::uint64_t bits = nonempty_[w]; bits; bits &= bits - 1)
+        f(static_cast<unsigned>(w * 64 + __builtin_ctzll(bits)));
+  }
+
+  RouterId id_;
+  unsigned ports_;
+  RouterParams params_;
+  const RoutingFunction& routing_;
+  NetworkContext& net_;
+  std::unique_ptr<VcAllocator> vc_alloc_;
+  std::unique_ptr<SwitchAllocator> sw_alloc_;
+
+  std::vector<Link*> in_links_;
+  std::vector<Slot> slots_;      // every input VC's buffer slots
+  std::vector<InputVc> in_vcs_;  // index = port * vcs + vc
+  std::vector<OutputPort> out_;
+  unsigned buffered_ = 0;
+  unsigned max_buffered_ = 0;
+  std::uint64_t occupancy_flit_cycles_ = 0;
+  Cycle occupancy_since_ = 0;
+
+  // Scratch for the allocators, kept to avoid allocation per cycle.
+  std::vector<VcRequest> vc_requests_;
+  std::vector<VcGrant> vc_grants_;
+  std::vector<SwitchRequest> sw_requests_;
+  std::vector<unsigned> sw_winners_;
+  std::vector<std::uint8_t> won_;           // per switch request, this cycle
+  std::vector<std::uint8_t> port_granted_;  // per output port, this cycle
+  std::vector<std::uint64_t> nonempty_;     // bit per input VC with flits buffered
+  unsigned routing_count_ = 0;              // input VCs waiting for an output VC
+  std::vector<unsigned> routing_vcs_;  // input VCs waiting for an output VC
+  std::vector<PortTrace> trace_;       // empty unless traced
+};
+
+}  // namespace collnoc

@@ -1,0 +1,47 @@
+// Basic types shared by every model: cycles, ids, and the error raised for bad parameters.
+#pragma once
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace collnoc {
+
+using Cycle = std::uint64_t;     // one period of the network clock
+using NodeId = std::uint32_t;    // endpoint (NI) index
+using RouterId = std::uint32_t;  // router index
+using PacketId = std::uint64_t;
+
+constexpr Cycle kNever = ~Cycle{0};
+
+// Raised while building a model from parameters that cannot describe hardware.
+// The CLI turns it into exit status 2; `key` names the parameter the user set.
+class ParamError : public std::runtime_error {
+ public:
+  ParamError(std::string key, std::string value, const std::string& allowed)
+      : std::runtime_error(key + " = " + value + ": " + allowed), key_(std::move(key)),
+        value_(std::move(value)) {}
+  const std::string& key() const { return key_; }
+  const std::string& value() const { return value_; }
+
+ private:
+  std::string key_;
+  std::string value_;
+};
+
+// Switching mode of a router (and of an NI's injection channel).
+enum class Switching : std::uint8_t {
+  wormhole,           // a flit advances when the next buffer has one free slot
+  virtual_cut_through,// a head advances only into a VC that can hold the whole packet
+  store_and_forward,  // a packet is forwarded only after it is wholly buffered (and fits downstream)
+};
+
+inline const char* to_string(Switching s) {
+  switch (s) {
+    case Switching::wormhole: return "wormhole";
+    case Switching::virtual_cut_through: return "vct";
+    case Switching::store_and_forward: return "saf";
+  }
+  return "?";
+}
+
+}  // namespace collnoc

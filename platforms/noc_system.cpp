@@ -1,0 +1,159 @@
+#include "platforms/noc_system.hpp"
+
+#include <sstream>
+
+namespace collnoc {
+
+using namespace sc_core;
+
+NocSystem::NocSystem(sc_module_name name, std::unique_ptr<Topology> topology,
+                     const SystemParams& params, std::unique_ptr<RoutingFunction> routing)
+    : sc_module(name), topology_(std::move(topology)), params_(params),
+      clock_("clock", sc_time(params.clock_period_ns, SC_NS)), routing_(std::move(routing)) {
+  const Topology& topo = *topology_;
+  validate(params_.router);
+  validate(params_.ni);
+  validate(params_.link, "link");
+  validate(params_.ni_link, "ni_link");
+  if (!routing_) routing_ = make_routing(params_.routing, topo, params_.router.vcs_per_class());
+
+  for (RouterId r = 0; r < topo.num_routers(); ++r) {
+    routers_.push_back(std::make_unique<Router>(("router" + std::to_string(r)).c_str(), clock_, r,
+                                                topo.radix(), params_.router, *routing_,
+                                                net_));
+    routers_.back()->set_always_on(!params_.activity_driven);
+  }
+  // Router-to-router links: one per connected network port.
+  for (RouterId r = 0; r < topo.num_routers(); ++r)
+    for (unsigned p = 0; p < topo.network_ports(); ++p) {
+      const PortPeer& q = topo.peer(r, p);
+      if (!q.connected()) continue;
+      Link& link = links_.emplace_back("link_r" + std::to_string(r) + "_" + topo.port_name(p),
+                                       params_.link);
+      routers_[r]->connect_output(p, link, params_.router.buffer_flits, true);
+      routers_[q.router]->connect_input(q.port, link);
+    }
+  // One NI per endpoint, on its router's local port.
+  for (NodeId n = 0; n < topo.num_endpoints(); ++n) {
+    const RouterId r = topo.router_of(n);
+    const unsigned port = topo.local_port_of(n);
+    nis_.push_back(std::make_unique<NetworkInterface>(("ni" + std::to_string(n)).c_str(), clock_,
+                                                      n, params_.ni, params_.router, net_));
+    NetworkInterface& ni = *nis_.back();
+    ni.set_always_on(!params_.activity_driven);
+    Link& inj = links_.emplace_back("inject" + std::to_string(n), params_.ni_link);
+    Link& ej = links_.emplace_back("eject" + std::to_string(n), params_.ni_link);
+    routers_[r]->connect_input(port, inj);
+    routers_[r]->connect_output(port, ej, params_.ni.ejection_buffer(params_.router), false);
+    ni.connect(inj, ej);
+  }
+}
+
+NocSystem::~NocSystem() = default;
+
+void check_whole_packets(const SystemParams& params, unsigned packet_flits,
+                         const std::string& why) {
+  if (params.router.switching == Switching::wormhole) return;
+  const std::string rule = std::string(to_string(params.router.switching)) +
+                           " needs a VC buffer that holds a whole packet: >= " +
+                           std::to_string(packet_flits) + " flits (" + why + ")";
+  if (params.router.buffer_flits < packet_flits)
+    throw ParamError("router.buffer_flits", std::to_string(params.router.buffer_flits), rule);
+  if (params.ni.ejection_buffer(params.router) < packet_flits)
+    throw ParamError("ni.ejection_buffer_flits", std::to_string(params.ni.ejection_buffer_flits), rule);
+}
+
+void NocSystem::attach_traffic(const TrafficParams& traffic, std::uint64_t seed) {
+  validate(traffic, *topology_);
+  check_whole_packets(params_,
+                      traffic.variable_length() ? traffic.packet_flits_max : traffic.packet_flits,
+                      traffic.variable_length() ? "traffic.packet_flits_max" : "traffic.packet_flits");
+  traffic_ = traffic;
+  pattern_ = make_traffic_pattern(*topology_, traffic_);
+  for (auto& ni : nis_) ni->set_traffic(traffic_, *pattern_, seed);
+}
+
+void NocSystem::attach_firmware(Firmware& program) {
+  check_whole_packets(params_, params_.ni.max_packet_flits, "ni.max_packet_flits");
+  const unsigned n = static_cast<unsigned>(nis_.size());
+  for (NodeId i = 0; i < n; ++i) {
+    cores_.push_back(std::make_unique<Core>(("core" + std::to_string(i)).c_str(), clock_, i, n,
+                                            program, params_.core));
+    cores_.back()->socket.bind(nis_[i]->socket);
+    cores_.back()->set_on_finish([this] {
+      if (++cores_finished_ == cores_.size() && net_.on_workload_done) net_.on_workload_done();
+    });
+  }
+}
+
+std::uint64_t NocSystem::flits_in_network() const {
+  std::uint64_t n = 0;
+  for (const auto& r : routers_) n += r->buffered_flits();
+  for (const Link& l : links_) n += l.flits_in_flight();
+  return n;
+}
+
+std::string NocSystem::describe_blocked(std::size_t max_lines) const {
+  std::ostringstream os;
+  for (const auto& r : routers_) r->describe_blocked(os, *topology_);
+  std::string all = os.str(), out;
+  std::size_t lines = 0, pos = 0;
+  while (pos < all.size() && lines < max_lines) {
+    const std::size_t end = all.find('\n', pos);
+    out += all.substr(pos, end - pos + 1);
+    pos = end + 1;
+    ++lines;
+  }
+  if (pos < all.size()) out += "  ... (more blocked buffers)\n";
+  return out;
+}
+
+void NocSystem::finish() {
+  const Cycle now = clock_.now();
+  for (auto& r : routers_) r->finish(now);
+  for (auto& ni : nis_) ni->finish(now);
+}
+
+void NocSystem::trace(sc_trace_file* tf, const std::vector<RouterId>& routers,
+                      std::ostream& gtkw) const {
+  // GTKWave names a signal by its VCD scopes: SystemC 2.3.4 puts everything under a top scope
+  // "SystemC" and turns the dots of a traced name into nested scopes. Inside a group GTKWave
+  // shows only the last name component, so a comment row names each port and NI.
+  const auto label = [&](const std::string& text) { gtkw << "@200\n-" << text << "\n"; };
+  const auto signal = [&](const char* format, const std::string& name) {
+    gtkw << format << "\nSystemC." << name << "\n";
+  };
+  const char* const kBit = "@28", *const kHex = "@22", *const kDec = "@24";
+  gtkw << "[*] collnoc waves: one group per node\n[timestart] 0\n";
+  for (RouterId r : routers) {
+    Router& router = *routers_[r];
+    router.trace(tf, *topology_);
+    gtkw << "@800200\n-node " << r << "\n";
+    for (unsigned p = 0; p < router.ports(); ++p) {
+      if (!router.output_connected(p) && !router.input_connected(p)) continue;
+      const std::string port = std::string(router.name()) + "." + topology_->port_name(p);
+      label(port.substr(port.find('.') + 1));
+      if (router.output_connected(p)) {
+        signal(kBit, port + ".out_valid");
+        signal(kHex, port + ".out_packet[31:0]");
+        signal(kDec, port + ".out_vc[7:0]");
+        signal(kDec, port + ".out_credits[15:0]");
+      }
+      if (router.input_connected(p)) signal(kDec, port + ".in_occupancy[15:0]");
+    }
+    for (unsigned i = 0; i < topology_->endpoints_per_router(); ++i) {
+      NetworkInterface& ni = *nis_[topology_->endpoint_at(r, i)];
+      ni.trace(tf);
+      const std::string base = ni.name();
+      label(base.substr(base.find('.') + 1));
+      signal(kBit, base + ".inject_valid");
+      signal(kHex, base + ".inject_packet[31:0]");
+      signal(kBit, base + ".eject_valid");
+      signal(kHex, base + ".eject_packet[31:0]");
+      signal(kDec, base + ".source_queue[15:0]");
+    }
+    gtkw << "@1000200\n-node " << r << "\n";
+  }
+}
+
+}  // namespace collnoc

@@ -1,0 +1,84 @@
+// A network of routers, links and NIs wired from any Topology, with optional cores: the system
+// every platform builds. Owns its clock and counters, so two systems can live in one process.
+#pragma once
+#include <deque>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "collectives/core.hpp"
+#include "ni/network_interface.hpp"
+#include "noc/router.hpp"
+
+namespace collnoc {
+
+struct SystemParams {
+  RouterParams router;
+  LinkParams link;     // router to router
+  LinkParams ni_link;  // NI to router and back (injection and ejection channels)
+  NetworkInterfaceParams ni;
+  CoreParams core;
+  std::string routing = "dor";
+  double clock_period_ns = 1.0;
+  bool activity_driven = true;  // idle blocks sleep; false evaluates every block every cycle
+};
+
+// VCT and store-and-forward move whole packets: every buffer must hold the longest one
+// (`packet_flits`, named by `why`). Throws ParamError.
+void check_whole_packets(const SystemParams& params, unsigned packet_flits, const std::string& why);
+
+class NocSystem : public sc_core::sc_module {
+ public:
+  // `routing` overrides params.routing with a routing function of the caller's own (it must
+  // have been made for `topology`).
+  NocSystem(sc_core::sc_module_name name, std::unique_ptr<Topology> topology,
+            const SystemParams& params, std::unique_ptr<RoutingFunction> routing = nullptr);
+  ~NocSystem() override;
+
+  // Workloads: synthetic traffic at every NI, or a firmware program on a core per NI.
+  void attach_traffic(const TrafficParams& traffic, std::uint64_t seed);
+  void attach_firmware(Firmware& program);
+
+  // Trace the routers and NIs of the given routers into `tf` and describe the groups in a
+  // GTKWave save file.
+  void trace(sc_core::sc_trace_file* tf, const std::vector<RouterId>& routers,
+             std::ostream& gtkw) const;
+
+  const Topology& topology() const { return *topology_; }
+  const SystemParams& params() const { return params_; }
+  Clock& clock() { return clock_; }
+  const Clock& clock() const { return clock_; }
+  NetworkContext& context() { return net_; }
+  const NetworkContext& context() const { return net_; }
+  std::size_t num_routers() const { return routers_.size(); }
+  Router& router(RouterId r) { return *routers_[r]; }
+  const Router& router(RouterId r) const { return *routers_[r]; }
+  NetworkInterface& ni(NodeId n) { return *nis_[n]; }
+  const NetworkInterface& ni(NodeId n) const { return *nis_[n]; }
+  std::size_t num_nis() const { return nis_.size(); }
+  const std::vector<std::unique_ptr<Core>>& cores() const { return cores_; }
+  const TrafficPattern* traffic_pattern() const { return pattern_.get(); }
+
+  // Flits physically present in router buffers and on links.
+  std::uint64_t flits_in_network() const;
+  // One line per blocked buffer (deadlock diagnosis), at most `max_lines`.
+  std::string describe_blocked(std::size_t max_lines = 64) const;
+  void finish();  // close the time integrals of every block at the current cycle
+
+ private:
+  std::unique_ptr<Topology> topology_;
+  SystemParams params_;
+  Clock clock_;
+  NetworkContext net_;
+  std::unique_ptr<RoutingFunction> routing_;
+  std::vector<std::unique_ptr<Router>> routers_;
+  std::deque<Link> links_;  // contiguous blocks: links are polled every cycle
+  std::vector<std::unique_ptr<NetworkInterface>> nis_;
+  std::vector<std::unique_ptr<Core>> cores_;
+  std::size_t cores_finished_ = 0;
+  TrafficParams traffic_;
+  std::unique_ptr<TrafficPattern> pattern_;
+};
+
+}  // namespace collnoc

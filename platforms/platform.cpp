@@ -1,0 +1,53 @@
+#include "platforms/platform.hpp"
+
+namespace collnoc {
+
+namespace {
+
+std::vector<unsigned> expand_k(const TopologyParams& p) {
+  if (p.n < 1 || p.n > 8) throw ParamError("topology.n", std::to_string(p.n), "must be in 1..8");
+  if (p.k.size() == 1) return std::vector<unsigned>(p.n, p.k[0]);
+  if (p.k.size() != p.n)
+    throw ParamError("topology.k", std::to_string(p.k.size()) + " values",
+                     "give one k, or one per dimension (topology.n = " + std::to_string(p.n) + ")");
+  return p.k;
+}
+
+}  // namespace
+
+const std::vector<TopologyEntry>& topologies() {
+  static const std::vector<TopologyEntry> table = {
+      {"mesh", "k-ary n-mesh (k may differ per dimension), no wrap-around links",
+       [](const TopologyParams& p) {
+         return std::make_unique<KaryNCube>(expand_k(p), false, p.endpoints_per_router);
+       }},
+      {"torus", "k-ary n-cube with wrap-around links (k may differ per dimension)",
+       [](const TopologyParams& p) {
+         return std::make_unique<KaryNCube>(expand_k(p), true, p.endpoints_per_router);
+       }},
+  };
+  return table;
+}
+
+std::unique_ptr<Topology> make_topology(const TopologyParams& p) {
+  return lookup(topologies(), p.kind, "topology.kind").make(p);
+}
+
+const std::vector<PlatformEntry>& platforms() {
+  static const std::vector<PlatformEntry> table = {
+      {"kary_ncube", "mesh or torus of routers, one NI (and core) per router",
+       [](const PlatformParams& p) {
+         if (p.topology.kind != "mesh" && p.topology.kind != "torus")
+           throw ParamError("topology.kind", p.topology.kind,
+                            "platform kary_ncube needs mesh or torus");
+         return std::make_unique<NocSystem>("system", make_topology(p.topology), p.system);
+       }},
+  };
+  return table;
+}
+
+std::unique_ptr<NocSystem> make_platform(const PlatformParams& p) {
+  return lookup(platforms(), p.name, "platform").make(p);
+}
+
+}  // namespace collnoc

@@ -1,0 +1,34 @@
+// Platform builders, chosen by name (`platform`), and the topologies they can be built on.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "platforms/noc_system.hpp"
+
+namespace collnoc {
+
+struct TopologyParams {
+  std::string kind = "mesh";        // registered topology name
+  std::vector<unsigned> k{8};       // routers per dimension; one value applies to every dimension
+  unsigned n = 2;                   // dimensions
+  unsigned endpoints_per_router = 1;
+};
+
+struct PlatformParams {
+  std::string name = "kary_ncube";
+  TopologyParams topology;
+  SystemParams system;
+};
+
+using TopologyEntry = Registered<std::function<std::unique_ptr<Topology>(const TopologyParams&)>>;
+const std::vector<TopologyEntry>& topologies();
+std::unique_ptr<Topology> make_topology(const TopologyParams& p);
+
+using PlatformEntry =
+    Registered<std::function<std::unique_ptr<NocSystem>(const PlatformParams&)>>;
+const std::vector<PlatformEntry>& platforms();
+std::unique_ptr<NocSystem> make_platform(const PlatformParams& p);
+
+}  // namespace collnoc

@@ -1,0 +1,49 @@
+// Runs a built system: warm-up, measurement and drain phases for synthetic traffic, or until
+// every core's firmware has finished; checks conservation, payload integrity and forward
+// progress; and gathers the results.
+#pragma once
+#include <string>
+
+#include "collectives/firmware.hpp"
+#include "noc/report.hpp"
+#include "platforms/noc_system.hpp"
+
+namespace collnoc {
+
+struct RunParams {
+  Cycle warmup_cycles = 1000;     // synthetic: packets created before this are not measured
+  Cycle measure_cycles = 10000;   // synthetic: the measurement window after warm-up
+  Cycle max_cycles = 1000000;     // hard stop (drain included)
+  Cycle max_drain_cycles = 50000; // synthetic: give up draining measured packets after this
+  Cycle watchdog_cycles = 20000;  // no flit moved this long with flits in flight: deadlock
+  std::uint64_t seed = 1;
+  bool progress = true;           // print progress on stderr for runs longer than a few seconds
+};
+
+void validate(const RunParams& p);
+
+enum class RunStatus { ok, deadlock, conservation_error, data_error, firmware_deadlock, timeout };
+const char* to_string(RunStatus s);
+
+struct RunOutcome {
+  RunStatus status = RunStatus::ok;
+  std::string diagnosis;  // what went wrong, for a human
+  Report report;
+};
+
+class Simulation {
+ public:
+  // `firmware` null: synthetic traffic (attach_traffic must have been called).
+  Simulation(NocSystem& system, const RunParams& params, Firmware* firmware);
+  RunOutcome run();
+
+ private:
+  bool finished(Cycle now) const;
+  void gather(RunOutcome& out, double wall_seconds, bool completed) const;
+
+  NocSystem& sys_;
+  RunParams params_;
+  Firmware* firmware_;
+};
+
+}  // namespace collnoc

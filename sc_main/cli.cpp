@@ -1,0 +1,129 @@
+#include "sc_main/cli.hpp"
+
+#include <iomanip>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+#include <yaml-cpp/yaml.h>
+
+#include "collectives/firmware.hpp"
+#include "ni/traffic.hpp"
+#include "noc/allocator.hpp"
+#include "noc/routing.hpp"
+#include "platforms/platform.hpp"
+#include "sc_main/config.hpp"
+
+namespace collnoc {
+
+namespace cli {
+
+namespace {
+
+template <typename Table>
+void list_table(std::ostream& os, const char* title, const Table& table) {
+  os << title << "\n";
+  std::size_t width = 0;
+  for (const auto& e : table) width = std::max(width, std::string(e.name).size());
+  for (const auto& e : table)
+    os << "  " << std::left << std::setw(static_cast<int>(width + 2)) << e.name << e.description
+       << "\n";
+}
+
+}  // namespace
+
+int list_command() {
+  std::ostream& os = std::cout;
+  list_table(os, "platforms (platform):", platforms());
+  list_table(os, "\ntopologies (topology.kind):", topologies());
+  list_table(os, "\nrouting functions (routing.algorithm):", routing_functions());
+  list_table(os, "\nVC allocators (router.vc_allocator):", vc_allocators());
+  list_table(os, "\nswitch allocators (router.switch_allocator):", switch_allocators());
+  list_table(os, "\ntraffic patterns (traffic.pattern, with workload.kind = synthetic):",
+             traffic_patterns());
+  struct Workload {
+    const char* name;
+    const char* description;
+  };
+  std::vector<Workload> workloads{{"synthetic", "synthetic traffic at every NI (traffic.*)"}};
+  for (const auto& e : firmware_programs()) workloads.push_back({e.name, e.description});
+  list_table(os, "\nworkloads (workload.kind; firmware programs run on a core per NI):", workloads);
+  return kExitOk;
+}
+
+}  // namespace cli
+
+int cli_main(int argc, char** argv) {
+  using namespace cli;
+  CLI::App app{"collnoc: SystemC/TLM-2.0 network-on-chip simulator", "collnoc"};
+  app.require_subcommand(1);
+  app.footer("Exit status: 0 ok, 1 simulation fault, 2 bad input.");
+
+  RunOptions run;
+  CLI::App* run_cmd = app.add_subcommand("run", "simulate one configuration");
+  run_cmd->add_option("config", run.config_path,
+                      "YAML configuration (omitted or -: built-in defaults)");
+  run_cmd->add_option("--set", run.overrides, "override one key: key=value (repeatable)")
+      ->allow_extra_args(false);
+  run_cmd->add_option("--out", run.out_path, "results JSON, written when the run ends ok")
+      ->capture_default_str();
+  CLI::Option* vcd = run_cmd->add_option("--vcd", run.vcd_path,
+                                         "write waves of the traced routers to a VCD file "
+                                         "(and a GTKWave save file FILE.gtkw)");
+  run_cmd->add_option("--trace-nodes", run.trace_routers,
+                      "routers to trace, e.g. 0,1,5 (default: all, at most the first 64)")
+      ->delimiter(',')
+      ->needs(vcd);
+  run_cmd->add_flag("--dump-config", run.dump_config,
+                    "print every key with its default, unit and meaning, and exit");
+  run_cmd->add_flag("--quiet,-q", run.quiet, "no progress and no summary");
+
+  SweepOptions sweep;
+  CLI::App* sweep_cmd =
+      app.add_subcommand("sweep", "run one configuration over a list of values of one key, "
+                                  "a process per point, into a CSV");
+  sweep_cmd->add_option("config", sweep.config_path, "YAML configuration (-: built-in defaults)")
+      ->required();
+  sweep_cmd->add_option("--set", sweep.overrides, "override one key: key=value (repeatable)")
+      ->allow_extra_args(false);
+  sweep_cmd->add_option("--param", sweep.param, "the key to sweep")->required();
+  sweep_cmd->add_option("--values", sweep.values, "its values, comma-separated (e.g. 0.1,0.2)")
+      ->required();
+  sweep_cmd->add_option("--jobs,-j", sweep.jobs, "points simulated at once")
+      ->check(CLI::Range(1u, 1024u))
+      ->capture_default_str();
+  sweep_cmd->add_option("--out", sweep.out_path, "CSV, one row per point")->capture_default_str();
+  sweep_cmd->add_flag("--quiet,-q", sweep.quiet, "no per-point lines");
+
+  CLI::App* list_cmd = app.add_subcommand(
+      "list", "name every platform, topology, routing function, allocator, traffic pattern "
+              "and workload");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    std::cerr << "collnoc: error: " << e.what() << " (see collnoc --help)\n";
+    return kExitBadInput;
+  }
+
+  try {
+    if (run_cmd->parsed()) return run_command(run);
+    if (sweep_cmd->parsed()) return sweep_command(sweep);
+    if (list_cmd->parsed()) return list_command();
+    return kExitBadInput;
+  } catch (const ParamError& e) {
+    std::cerr << "collnoc: error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const InputError& e) {
+    std::cerr << "collnoc: error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const YAML::Exception& e) {
+    std::cerr << "collnoc: error: malformed YAML: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "collnoc: internal error: " << e.what() << "\n";
+    return kExitFault;
+  }
+}
+
+}  // namespace collnoc

@@ -1,0 +1,49 @@
+// The `collnoc` command line: run, sweep and list. Every command returns its exit status up to
+// sc_main; nothing below calls exit().
+#pragma once
+#include <string>
+#include <vector>
+
+namespace collnoc {
+
+// Parses the command line, runs the chosen command, and maps errors to exit statuses.
+int cli_main(int argc, char** argv);
+
+namespace cli {
+
+enum ExitStatus : int {
+  kExitOk = 0,
+  kExitFault = 1,     // the simulation ran but ended in a fault (deadlock, lost flit, bad data)
+  kExitBadInput = 2,  // refused before simulating: command line, configuration, files
+};
+
+struct RunOptions {
+  std::string config_path;                // empty or "-": built-in defaults
+  std::vector<std::string> overrides;     // key=value, applied in order
+  std::string out_path = "results.json";  // written only when the run ends ok
+  std::string vcd_path;                   // empty: no tracing
+  std::vector<unsigned> trace_routers;    // empty: the default selection
+  bool dump_config = false;
+  bool quiet = false;
+};
+
+struct SweepOptions {
+  std::string config_path;  // "-": built-in defaults
+  std::vector<std::string> overrides;
+  std::string param;
+  std::string values;  // comma-separated; commas inside [...] or {...} do not split
+  unsigned jobs = 2;
+  std::string out_path = "sweep.csv";
+  bool quiet = false;
+};
+
+int run_command(const RunOptions& options);
+int sweep_command(const SweepOptions& options);
+int list_command();
+
+// Refuses (InputError) an output path whose directory is missing or not writable, so that a run
+// does not fail only after it has simulated.
+void check_writable(const std::string& path, const char* option);
+
+}  // namespace cli
+}  // namespace collnoc

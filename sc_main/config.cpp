@@ -1,0 +1,700 @@
+#include "sc_main/config.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <ostream>
+#include <sstream>
+
+#include <yaml-cpp/yaml.h>
+
+namespace collnoc::cli {
+
+namespace {
+
+constexpr std::uint64_t kU32Max = UINT32_MAX;
+constexpr std::uint64_t kU64Max = UINT64_MAX;
+
+template <typename Table>
+std::vector<std::string> names_of(const Table& table) {
+  std::vector<std::string> names;
+  for (const auto& e : table) names.emplace_back(e.name);
+  return names;
+}
+
+std::vector<std::string> switching_names() {
+  std::vector<std::string> names;
+  for (Switching s : {Switching::wormhole, Switching::virtual_cut_through,
+                      Switching::store_and_forward})
+    names.emplace_back(to_string(s));
+  return names;
+}
+
+std::vector<std::string> workload_names() {
+  std::vector<std::string> names{"synthetic"};
+  for (const auto& e : firmware_programs()) names.emplace_back(e.name);
+  return names;
+}
+
+unsigned u32(const ConfigValue& v) { return static_cast<unsigned>(std::get<std::uint64_t>(v)); }
+std::uint64_t u64(const ConfigValue& v) { return std::get<std::uint64_t>(v); }
+double real(const ConfigValue& v) { return std::get<double>(v); }
+bool flag(const ConfigValue& v) { return std::get<bool>(v); }
+const std::string& text(const ConfigValue& v) { return std::get<std::string>(v); }
+template <typename T>
+std::vector<T> list(const ConfigValue& v) {
+  const auto& l = std::get<std::vector<std::uint64_t>>(v);
+  return std::vector<T>(l.begin(), l.end());
+}
+
+Switching switching_of(const std::string& name) {
+  for (Switching s : {Switching::wormhole, Switching::virtual_cut_through,
+                      Switching::store_and_forward})
+    if (name == to_string(s)) return s;
+  throw InputError("router.switching = " + name + ": not a switching mode");  // schema prevents
+}
+
+// Builders that keep the table below one entry per key.
+using Apply = std::function<void(RunConfig&, const ConfigValue&)>;
+using Allowed = std::function<std::vector<std::string>()>;
+
+KeySpec spec(std::string key, ValueType type, ConfigValue def, std::string unit,
+             std::string meaning, Apply apply) {
+  KeySpec s;
+  s.key = std::move(key);
+  s.type = type;
+  s.default_value = std::move(def);
+  s.unit = std::move(unit);
+  s.meaning = std::move(meaning);
+  s.apply = std::move(apply);
+  return s;
+}
+
+KeySpec uint_key(std::string key, std::uint64_t def, std::uint64_t min, std::uint64_t max,
+                 std::string unit, std::string meaning, Apply apply) {
+  KeySpec s = spec(std::move(key), ValueType::uint, def, std::move(unit), std::move(meaning),
+                   std::move(apply));
+  s.uint_min = min;
+  s.uint_max = max;
+  return s;
+}
+
+KeySpec list_key(std::string key, ValueType type, std::vector<std::uint64_t> def, std::uint64_t min,
+                 std::string unit, std::string meaning, Apply apply) {
+  KeySpec s = uint_key(std::move(key), 0, min, kU32Max, std::move(unit), std::move(meaning),
+                       std::move(apply));
+  s.type = type;
+  s.default_value = std::move(def);
+  return s;
+}
+
+KeySpec real_key(std::string key, double def, double min, double max, bool min_open,
+                 std::string unit, std::string meaning, Apply apply) {
+  KeySpec s = spec(std::move(key), ValueType::double_, def, std::move(unit), std::move(meaning),
+                   std::move(apply));
+  s.real_min = min;
+  s.real_max = max;
+  s.real_min_open = min_open;
+  s.real_bounded = true;
+  return s;
+}
+
+KeySpec bool_key(std::string key, bool def, std::string meaning, Apply apply) {
+  return spec(std::move(key), ValueType::bool_, def, "", std::move(meaning), std::move(apply));
+}
+
+KeySpec enum_key(std::string key, std::string def, std::string meaning, Allowed allowed,
+                 Apply apply) {
+  KeySpec s = spec(std::move(key), ValueType::string, std::move(def), "", std::move(meaning),
+                   std::move(apply));
+  s.allowed = std::move(allowed);
+  return s;
+}
+
+std::vector<KeySpec> build_schema() {
+  using V = const ConfigValue&;
+  using T = ValueType;
+  return {
+      enum_key("platform", "kary_ncube", "platform builder that wires the system",
+               [] { return names_of(platforms()); },
+               [](RunConfig& c, V v) { c.platform.name = text(v); }),
+      enum_key("topology.kind", "mesh", "topology graph of the routers",
+               [] { return names_of(topologies()); },
+               [](RunConfig& c, V v) { c.platform.topology.kind = text(v); }),
+      list_key("topology.k", T::uint_or_list, {8}, 2, "routers",
+               "routers per dimension: one value for all dimensions, or one per dimension",
+               [](RunConfig& c, V v) { c.platform.topology.k = list<unsigned>(v); }),
+      uint_key("topology.n", 2, 1, 8, "dimensions", "number of dimensions",
+               [](RunConfig& c, V v) { c.platform.topology.n = u32(v); }),
+
+      uint_key("router.vcs", 4, 1, 32, "VCs", "virtual channels per input port",
+               [](RunConfig& c, V v) { c.platform.system.router.vcs = u32(v); }),
+      uint_key("router.vc_classes", 1, 1, kU32Max, "classes",
+               "virtual networks; each gets router.vcs / router.vc_classes VCs",
+               [](RunConfig& c, V v) { c.platform.system.router.vc_classes = u32(v); }),
+      uint_key("router.buffer_flits", 4, 1, 65535, "flits", "depth of each VC input buffer",
+               [](RunConfig& c, V v) { c.platform.system.router.buffer_flits = u32(v); }),
+      uint_key("router.hop_latency_cycles", 3, 1, 1000, "cycles",
+               "router pipeline depth: head flit arrival to departure + 1",
+               [](RunConfig& c, V v) { c.platform.system.router.hop_latency_cycles = u32(v); }),
+      enum_key("router.switching", "wormhole",
+               "flow control: wormhole, virtual cut-through (vct) or store-and-forward (saf)",
+               switching_names,
+               [](RunConfig& c, V v) {
+                 c.platform.system.router.switching = switching_of(text(v));
+               }),
+      enum_key("router.vc_allocator", "round_robin", "VC allocator of every router",
+               [] { return names_of(vc_allocators()); },
+               [](RunConfig& c, V v) { c.platform.system.router.vc_allocator = text(v); }),
+      enum_key("router.switch_allocator", "round_robin", "switch allocator of every router",
+               [] { return names_of(switch_allocators()); },
+               [](RunConfig& c, V v) { c.platform.system.router.switch_allocator = text(v); }),
+
+      uint_key("link.latency_cycles", 1, 1, kU32Max, "cycles",
+               "router-to-router link: flit sent to flit in the next router's buffer",
+               [](RunConfig& c, V v) { c.platform.system.link.latency_cycles = u32(v); }),
+      uint_key("link.credit_latency_cycles", 1, 1, kU32Max, "cycles",
+               "router-to-router link: credit return latency",
+               [](RunConfig& c, V v) { c.platform.system.link.credit_latency_cycles = u32(v); }),
+      uint_key("ni_link.latency_cycles", 1, 1, kU32Max, "cycles",
+               "injection and ejection channels (NI <-> router): flit latency",
+               [](RunConfig& c, V v) { c.platform.system.ni_link.latency_cycles = u32(v); }),
+      uint_key("ni_link.credit_latency_cycles", 1, 1, kU32Max, "cycles",
+               "injection and ejection channels (NI <-> router): credit return latency",
+               [](RunConfig& c, V v) { c.platform.system.ni_link.credit_latency_cycles = u32(v); }),
+
+      uint_key("ni.flit_width_bits", 128, 32, 512, "bits",
+               "payload bits per flit (a multiple of 32)",
+               [](RunConfig& c, V v) { c.platform.system.ni.flit_width_bits = u32(v); }),
+      uint_key("ni.max_packet_flits", 16, 1, 65535, "flits",
+               "longest packet the NI's packetizer makes",
+               [](RunConfig& c, V v) { c.platform.system.ni.max_packet_flits = u32(v); }),
+      uint_key("ni.ejection_buffer_flits", 0, 0, kU32Max, "flits",
+               "NI ejection buffer depth per VC; 0 = router.buffer_flits",
+               [](RunConfig& c, V v) { c.platform.system.ni.ejection_buffer_flits = u32(v); }),
+      uint_key("ni.send_overhead_cycles", 1, 1, kU32Max, "cycles",
+               "core hands a message to its NI",
+               [](RunConfig& c, V v) { c.platform.system.ni.send_overhead_cycles = u32(v); }),
+      uint_key("ni.recv_overhead_cycles", 1, 1, kU32Max, "cycles",
+               "NI hands a received message to its core",
+               [](RunConfig& c, V v) { c.platform.system.ni.recv_overhead_cycles = u32(v); }),
+      uint_key("core.quantum_cycles", 1000, 0, kU64Max, "cycles",
+               "how far a core's firmware may run ahead of simulated time",
+               [](RunConfig& c, V v) { c.platform.system.core.quantum_cycles = u64(v); }),
+
+      enum_key("routing.algorithm", "dor", "routing function of every router",
+               [] { return names_of(routing_functions()); },
+               [](RunConfig& c, V v) { c.platform.system.routing = text(v); }),
+
+      enum_key("traffic.pattern", "uniform", "synthetic traffic: destination pattern",
+               [] { return names_of(traffic_patterns()); },
+               [](RunConfig& c, V v) { c.traffic.pattern = text(v); }),
+      real_key("traffic.injection_rate", 0.1, 0.0, 1.0, false, "flits/node/cycle",
+               "synthetic traffic: offered load (Bernoulli packet arrivals)",
+               [](RunConfig& c, V v) { c.traffic.injection_rate = real(v); }),
+      uint_key("traffic.packet_flits", 4, 1, 65535, "flits",
+               "synthetic traffic: packet length (when min and max are 0)",
+               [](RunConfig& c, V v) { c.traffic.packet_flits = u32(v); }),
+      uint_key("traffic.packet_flits_min", 0, 0, 65535, "flits",
+               "synthetic traffic: shortest packet, with max; 0 = fixed length",
+               [](RunConfig& c, V v) { c.traffic.packet_flits_min = u32(v); }),
+      uint_key("traffic.packet_flits_max", 0, 0, 65535, "flits",
+               "synthetic traffic: longest packet, with min; 0 = fixed length",
+               [](RunConfig& c, V v) { c.traffic.packet_flits_max = u32(v); }),
+      real_key("traffic.hotspot_fraction", 0.2, 0.0, 1.0, false, "",
+               "hotspot pattern: share of packets sent to the hotspot nodes",
+               [](RunConfig& c, V v) { c.traffic.hotspot_fraction = real(v); }),
+      list_key("traffic.hotspot_nodes", T::uint_list, {0}, 0, "nodes",
+               "hotspot pattern: the hotspot nodes",
+               [](RunConfig& c, V v) { c.traffic.hotspot_nodes = list<NodeId>(v); }),
+
+      enum_key("workload.kind", "synthetic",
+               "synthetic traffic, or the firmware program every core runs",
+               workload_names, [](RunConfig& c, V v) { c.workload_kind = text(v); }),
+      uint_key("workload.message_words", 16, 1, kU32Max, "words",
+               "firmware: 32-bit payload words per message",
+               [](RunConfig& c, V v) { c.firmware.message_words = u32(v); }),
+      uint_key("workload.iterations", 1, 1, kU32Max, "",
+               "firmware: repetitions (round trips, exchange rounds)",
+               [](RunConfig& c, V v) { c.firmware.iterations = u32(v); }),
+      uint_key("workload.peer", 1, 0, kU32Max, "node", "ping_pong: the partner of core 0",
+               [](RunConfig& c, V v) { c.firmware.peer = u32(v); }),
+
+      uint_key("sim.warmup_cycles", 1000, 0, kU64Max, "cycles",
+               "synthetic: packets created before this are not measured",
+               [](RunConfig& c, V v) { c.run.warmup_cycles = u64(v); }),
+      uint_key("sim.measure_cycles", 10000, 1, kU64Max, "cycles",
+               "synthetic: measurement window after the warm-up",
+               [](RunConfig& c, V v) { c.run.measure_cycles = u64(v); }),
+      uint_key("sim.max_cycles", 1000000, 1, kU64Max, "cycles",
+               "hard stop, drain included (firmware not finished by then: timeout, exit 1)",
+               [](RunConfig& c, V v) { c.run.max_cycles = u64(v); }),
+      uint_key("sim.max_drain_cycles", 50000, 0, kU64Max, "cycles",
+               "synthetic: after the window, stop waiting for measured packets after this "
+               "(sim.completed = false: the load is past saturation)",
+               [](RunConfig& c, V v) { c.run.max_drain_cycles = u64(v); }),
+      uint_key("sim.watchdog_cycles", 20000, 1, kU64Max, "cycles",
+               "no flit moved this long with flits in flight: deadlock",
+               [](RunConfig& c, V v) { c.run.watchdog_cycles = u64(v); }),
+      bool_key("sim.activity_driven", true,
+               "idle blocks sleep until woken (results are identical either way)",
+               [](RunConfig& c, V v) { c.platform.system.activity_driven = flag(v); }),
+      real_key("sim.clock_period_ns", 1.0, 0.001, 1e6, false, "ns",
+               "network clock period, one cycle (rounded to 1 ps)",
+               [](RunConfig& c, V v) { c.platform.system.clock_period_ns = real(v); }),
+      bool_key("sim.progress", true, "progress lines on stderr during long runs",
+               [](RunConfig& c, V v) { c.run.progress = flag(v); }),
+      uint_key("seed", 1, 0, kU64Max, "", "random seed of synthetic traffic and firmware data",
+               [](RunConfig& c, V v) {
+                 c.run.seed = u64(v);
+                 c.firmware.seed = u64(v);
+               }),
+  };
+}
+
+std::size_t index_of(const std::string& key) {
+  const auto& schema = config_schema();
+  for (std::size_t i = 0; i < schema.size(); ++i)
+    if (schema[i].key == key) return i;
+  throw std::logic_error("no configuration key " + key);
+}
+
+bool is_group(const std::string& prefix) {
+  for (const KeySpec& s : config_schema())
+    if (s.key.size() > prefix.size() && s.key.compare(0, prefix.size(), prefix) == 0 &&
+        s.key[prefix.size()] == '.')
+      return true;
+  return false;
+}
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1])});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string unknown_key_message(const std::string& key) {
+  std::string best;
+  std::size_t best_distance = std::max<std::size_t>(2, key.size() / 4) + 1;
+  for (const KeySpec& s : config_schema()) {
+    const std::size_t d = edit_distance(key, s.key);
+    if (d < best_distance) best_distance = d, best = s.key;
+  }
+  std::string msg = "unknown configuration key " + key;
+  if (!best.empty()) msg += " (did you mean " + best + "?)";
+  return msg + "; `collnoc run --dump-config` lists every key";
+}
+
+std::string join(const std::vector<std::string>& items, const char* sep) {
+  std::string s;
+  for (std::size_t i = 0; i < items.size(); ++i) s += (i ? sep : "") + items[i];
+  return s;
+}
+
+// ---------------------------------------------------------------- parsing values
+
+std::string node_text(const YAML::Node& node) {
+  if (node.IsScalar()) return node.Scalar();
+  YAML::Emitter e;
+  e.SetSeqFormat(YAML::Flow);
+  e.SetMapFormat(YAML::Flow);
+  e << node;
+  return e.c_str();
+}
+
+bool parse_uint(const std::string& s, std::uint64_t& out) {
+  if (s.empty() || !std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  errno = 0;
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(s.c_str(), &end, 10);
+  if (*end != '\0' || errno == ERANGE) return false;
+  out = v;
+  return true;
+}
+
+bool parse_int(const std::string& s, std::int64_t& out) {
+  const std::size_t digits = !s.empty() && (s[0] == '-' || s[0] == '+') ? 1 : 0;
+  if (s.size() <= digits || !std::isdigit(static_cast<unsigned char>(s[digits]))) return false;
+  errno = 0;
+  char* end = nullptr;
+  const long long v = std::strtoll(s.c_str(), &end, 10);
+  if (*end != '\0' || errno == ERANGE) return false;
+  out = v;
+  return true;
+}
+
+bool parse_real(const std::string& s, double& out) {
+  if (s.empty() || std::isspace(static_cast<unsigned char>(s[0]))) return false;
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (*end != '\0' || !std::isfinite(v)) return false;
+  out = v;
+  return true;
+}
+
+bool parse_bool(std::string s, bool& out) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (s == "true" || s == "yes" || s == "on") out = true;
+  else if (s == "false" || s == "no" || s == "off") out = false;
+  else return false;
+  return true;
+}
+
+// Shortest text that reads back as the same double; whole numbers without exponent or ".0".
+std::string plain_number(double x) {
+  char buf[40];
+  if (x == std::trunc(x) && std::fabs(x) < 1e15) {
+    std::snprintf(buf, sizeof buf, "%.0f", x);
+    return buf;
+  }
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, x);
+    if (std::strtod(buf, nullptr) == x) break;
+  }
+  return buf;
+}
+
+std::string with_unit(const std::string& s, const KeySpec& k) {
+  return k.unit.empty() ? s : s + " " + k.unit;
+}
+
+// "in 1..8", ">= 1", or "" when the bounds are the type's own.
+std::string uint_range(const KeySpec& k) {
+  const bool capped = k.uint_max != kU32Max && k.uint_max != kU64Max;
+  if (capped) return "in " + std::to_string(k.uint_min) + ".." + std::to_string(k.uint_max);
+  if (k.uint_min > 0) return ">= " + std::to_string(k.uint_min);
+  return "";
+}
+
+std::string real_range(const KeySpec& k) {
+  if (!k.real_bounded) return "";
+  return std::string("in ") + (k.real_min_open ? "(" : "[") + plain_number(k.real_min) + ", " +
+         plain_number(k.real_max) + "]";
+}
+
+// The ALLOWED column of `--dump-config`.
+std::string allowed_text(const KeySpec& k) {
+  if (k.allowed) return "one of: " + join(k.allowed(), ", ");
+  if (k.type == ValueType::double_) return real_range(k);
+  if (k.type == ValueType::uint || k.type == ValueType::uint_or_list ||
+      k.type == ValueType::uint_list)
+    return uint_range(k);
+  return "";
+}
+
+ConfigValue parse_value(const KeySpec& k, const YAML::Node& node, const std::string& where) {
+  if (!node || node.IsNull()) throw InputError(k.key + " has no value" + where);
+  const std::string shown = node_text(node);
+  auto fail = [&](const std::string& why) -> InputError {
+    return InputError(k.key + " = " + shown + ": " + why + where);
+  };
+  // `element`: one item of a list (or the single value a list key was given).
+  auto check_uint = [&](const YAML::Node& n, const char* what, bool element) -> std::uint64_t {
+    std::uint64_t v = 0;
+    const std::string range = uint_range(k);
+    if (!n.IsScalar() || !parse_uint(n.Scalar(), v)) {
+      std::string why = std::string("must be ") + what;
+      if (!range.empty()) why += element ? " (each " + with_unit(range, k) + ")" : " " + range;
+      throw fail(why);
+    }
+    if (v < k.uint_min || v > k.uint_max)
+      throw fail(std::string(element && !node.IsScalar() ? "every value must be " : "must be ") +
+                 with_unit(range, k));
+    return v;
+  };
+  switch (k.type) {
+    case ValueType::uint:
+      return check_uint(node, "an unsigned integer", false);
+    case ValueType::int_: {
+      std::int64_t v = 0;
+      if (!node.IsScalar() || !parse_int(node.Scalar(), v)) throw fail("must be an integer");
+      return v;
+    }
+    case ValueType::double_: {
+      double v = 0;
+      const std::string range = real_range(k);
+      if (!node.IsScalar() || !parse_real(node.Scalar(), v))
+        throw fail(with_unit("must be a number" + (range.empty() ? "" : " " + range), k));
+      const bool low_ok = k.real_min_open ? v > k.real_min : v >= k.real_min;
+      if (k.real_bounded && !(low_ok && v <= k.real_max))
+        throw fail(with_unit("must be " + range, k));
+      return v;
+    }
+    case ValueType::bool_: {
+      bool v = false;
+      if (!node.IsScalar() || !parse_bool(node.Scalar(), v)) throw fail("must be true or false");
+      return v;
+    }
+    case ValueType::string: {
+      if (!node.IsScalar()) throw fail("must be a single word, not a list or map");
+      if (k.allowed) {
+        const auto names = k.allowed();
+        if (std::find(names.begin(), names.end(), node.Scalar()) == names.end())
+          throw fail("must be one of: " + join(names, ", "));
+      }
+      return node.Scalar();
+    }
+    case ValueType::uint_or_list:
+    case ValueType::uint_list: {
+      const char* what = k.type == ValueType::uint_or_list
+                             ? "an unsigned integer or a list of them"
+                             : "a list of unsigned integers";
+      std::vector<std::uint64_t> values;
+      if (node.IsScalar()) {
+        values.push_back(check_uint(node, what, true));
+      } else if (node.IsSequence()) {
+        for (const YAML::Node& item : node) values.push_back(check_uint(item, what, true));
+        if (values.empty()) throw fail("must not be an empty list");
+      } else {
+        throw fail(std::string("must be ") + what);
+      }
+      return values;
+    }
+  }
+  throw std::logic_error("unhandled value type");
+}
+
+}  // namespace
+
+const char* to_string(ValueType t) {
+  switch (t) {
+    case ValueType::int_: return "int";
+    case ValueType::uint: return "uint";
+    case ValueType::double_: return "double";
+    case ValueType::bool_: return "bool";
+    case ValueType::string: return "string";
+    case ValueType::uint_or_list: return "uint|uint[]";
+    case ValueType::uint_list: return "uint[]";
+  }
+  return "?";
+}
+
+const std::vector<KeySpec>& config_schema() {
+  static const std::vector<KeySpec> schema = build_schema();
+  return schema;
+}
+
+const KeySpec* find_key(const std::string& key) {
+  for (const KeySpec& s : config_schema())
+    if (s.key == key) return &s;
+  return nullptr;
+}
+
+std::string format_value(const ConfigValue& v) {
+  struct Formatter {
+    std::string operator()(std::int64_t x) const { return std::to_string(x); }
+    std::string operator()(std::uint64_t x) const { return std::to_string(x); }
+    std::string operator()(bool x) const { return x ? "true" : "false"; }
+    std::string operator()(const std::string& x) const { return x; }
+    std::string operator()(double x) const {
+      std::string s = plain_number(x);
+      if (s.find_first_of(".eEni") == std::string::npos) s += ".0";  // still reads as a real
+      return s;
+    }
+    std::string operator()(const std::vector<std::uint64_t>& l) const {
+      std::string s = "[";
+      for (std::size_t i = 0; i < l.size(); ++i) s += (i ? ", " : "") + std::to_string(l[i]);
+      return s + "]";
+    }
+  };
+  return std::visit(Formatter{}, v);
+}
+
+// ---------------------------------------------------------------- Config
+
+Config::Config() {
+  for (const KeySpec& s : config_schema()) values_.push_back(s.default_value);
+}
+
+const ConfigValue& Config::get(const std::string& key) const { return values_[index_of(key)]; }
+
+namespace {
+
+// Where a value came from, for messages; and the keys one file set (to refuse duplicates).
+struct Origin {
+  std::string file;  // empty: the command line
+  std::map<std::string, int>* lines_seen = nullptr;
+  std::string where(const YAML::Node& node) const {
+    if (file.empty()) return "";
+    return " (in " + file + ", line " + std::to_string(node.Mark().line + 1) + ")";
+  }
+};
+
+// Assigns `node` to `key`, or flattens a map under a group prefix ("router" -> "router.vcs").
+void assign(std::vector<ConfigValue>& values, const std::string& key, const YAML::Node& node,
+            const Origin& origin) {
+  if (const KeySpec* spec = find_key(key)) {
+    if (origin.lines_seen) {
+      const int line = node.Mark().line + 1;
+      auto [it, fresh] = origin.lines_seen->emplace(key, line);
+      if (!fresh)
+        throw InputError(key + " is set twice in " + origin.file + " (lines " +
+                         std::to_string(it->second) + " and " + std::to_string(line) + ")");
+    }
+    values[index_of(key)] = parse_value(*spec, node, origin.where(node));
+    return;
+  }
+  if (is_group(key)) {
+    if (!node.IsMap()) {
+      std::vector<std::string> members;
+      for (const KeySpec& s : config_schema())
+        if (s.key.compare(0, key.size() + 1, key + ".") == 0) members.push_back(s.key);
+      throw InputError(key + " is a group of keys (" + join(members, ", ") + "), not a value" +
+                       origin.where(node));
+    }
+    for (const auto& kv : node) {
+      if (!kv.first.IsScalar() || kv.first.Scalar().empty())
+        throw InputError("a key under " + key + " is not a name" + origin.where(kv.first));
+      assign(values, key + "." + kv.first.Scalar(), kv.second, origin);
+    }
+    return;
+  }
+  throw InputError(unknown_key_message(key) + origin.where(node));
+}
+
+}  // namespace
+
+void Config::load_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError("cannot read config file " + path + ": " + std::strerror(errno));
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  YAML::Node root;
+  try {
+    root = YAML::Load(buffer.str());
+  } catch (const YAML::Exception& e) {
+    throw InputError("malformed YAML in " + path + ": line " + std::to_string(e.mark.line + 1) +
+                     ", column " + std::to_string(e.mark.column + 1) + ": " + e.msg);
+  }
+  if (!root || root.IsNull()) return;  // an empty file: defaults
+  if (!root.IsMap())
+    throw InputError("config file " + path + " must be a map of keys (key: value), not a " +
+                     (root.IsSequence() ? "list" : "single value"));
+  std::map<std::string, int> lines_seen;
+  Origin origin{path, &lines_seen};
+  for (const auto& kv : root) {
+    if (!kv.first.IsScalar() || kv.first.Scalar().empty())
+      throw InputError("a top-level key is not a name" + origin.where(kv.first));
+    assign(values_, kv.first.Scalar(), kv.second, origin);
+  }
+}
+
+void Config::set_text(const std::string& key, const std::string& yaml_text) {
+  YAML::Node node;
+  try {
+    node = YAML::Load(yaml_text);
+  } catch (const YAML::Exception& e) {
+    throw InputError(key + " = " + yaml_text + ": malformed YAML value: " + e.msg);
+  }
+  assign(values_, key, node, Origin{});
+}
+
+void Config::apply_override(const std::string& assignment) {
+  const std::size_t eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw InputError("--set " + assignment + ": expected key=value");
+  std::string key = assignment.substr(0, eq);
+  while (!key.empty() && std::isspace(static_cast<unsigned char>(key.back()))) key.pop_back();
+  set_text(key, assignment.substr(eq + 1));
+}
+
+Config load_config(const std::string& path, const std::vector<std::string>& overrides) {
+  Config config;
+  if (!path.empty() && path != "-") config.load_file(path);
+  for (const std::string& assignment : overrides) config.apply_override(assignment);
+  return config;
+}
+
+RunConfig Config::to_run_config() const {
+  RunConfig rc;
+  const auto& schema = config_schema();
+  for (std::size_t i = 0; i < schema.size(); ++i) schema[i].apply(rc, values_[i]);
+  return rc;
+}
+
+void check_buildable(const RunConfig& rc) {
+  const SystemParams& sys = rc.platform.system;
+  const std::unique_ptr<Topology> topo = make_topology(rc.platform.topology);
+  validate(sys.router);
+  validate(sys.ni);
+  make_routing(sys.routing, *topo, sys.router.vcs_per_class());
+  const AllocatorShape shape{topo->radix(), sys.router.vcs};
+  make_vc_allocator(sys.router.vc_allocator, shape);
+  make_switch_allocator(sys.router.switch_allocator, shape);
+  validate(sys.link, "link");
+  validate(sys.ni_link, "ni_link");
+  validate(rc.run);
+  if (rc.synthetic()) {
+    validate(rc.traffic, *topo);
+    const bool variable = rc.traffic.variable_length();
+    check_whole_packets(sys, variable ? rc.traffic.packet_flits_max : rc.traffic.packet_flits,
+                        variable ? "traffic.packet_flits_max" : "traffic.packet_flits");
+  } else {
+    make_firmware(rc.workload_kind, rc.firmware, topo->num_endpoints());
+    check_whole_packets(sys, sys.ni.max_packet_flits, "ni.max_packet_flits");
+  }
+}
+
+namespace {
+
+// As results show it: a one-element uint_or_list as a plain number.
+std::string display_value(const KeySpec& k, const ConfigValue& v) {
+  const auto* l = std::get_if<std::vector<std::uint64_t>>(&v);
+  if (k.type == ValueType::uint_or_list && l && l->size() == 1) return std::to_string(l->front());
+  return format_value(v);
+}
+
+}  // namespace
+
+void print_schema(std::ostream& os, const Config* effective) {
+  struct Row {
+    std::string key, type, def, value, unit, meaning, allowed;
+  };
+  std::vector<Row> rows{{"KEY", "TYPE", "DEFAULT", "VALUE", "UNIT", "MEANING", "ALLOWED"}};
+  const auto& schema = config_schema();
+  for (std::size_t i = 0; i < schema.size(); ++i) {
+    const KeySpec& k = schema[i];
+    rows.push_back({k.key, to_string(k.type), display_value(k, k.default_value),
+                    effective ? display_value(k, effective->values()[i]) : "",
+                    k.unit.empty() ? "-" : k.unit, k.meaning, allowed_text(k)});
+  }
+  std::size_t w_key = 0, w_type = 0, w_def = 0, w_value = 0, w_unit = 0, w_meaning = 0;
+  for (const Row& r : rows) {
+    w_key = std::max(w_key, r.key.size());
+    w_type = std::max(w_type, r.type.size());
+    w_def = std::max(w_def, r.def.size());
+    w_value = std::max(w_value, r.value.size());
+    w_unit = std::max(w_unit, r.unit.size());
+    w_meaning = std::max(w_meaning, r.meaning.size());
+  }
+  for (const Row& r : rows) {
+    std::ostringstream line;
+    line << std::left << std::setw(static_cast<int>(w_key + 2)) << r.key
+         << std::setw(static_cast<int>(w_type + 2)) << r.type
+         << std::setw(static_cast<int>(w_def + 2)) << r.def;
+    if (effective) line << std::setw(static_cast<int>(w_value + 2)) << r.value;
+    line << std::setw(static_cast<int>(w_unit + 2)) << r.unit
+         << std::setw(static_cast<int>(w_meaning + 2)) << r.meaning << r.allowed;
+    std::string s = line.str();
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    os << s << "\n";
+  }
+}
+
+}  // namespace collnoc::cli

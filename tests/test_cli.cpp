@@ -1,0 +1,236 @@
+// The collnoc program as a user runs it: exit statuses, refusals of bad input, determinism,
+// saturation, and the activity-driven evaluation against evaluating every cycle.
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct Result {
+  int status;
+  std::string output;  // stdout and stderr
+};
+
+std::string temp_path(const std::string& name) {
+  static const std::string dir = [] {
+    char tmpl[] = "/tmp/collnoc_test_XXXXXX";
+    const char* d = mkdtemp(tmpl);
+    return std::string(d ? d : "/tmp");
+  }();
+  return dir + "/" + name;
+}
+
+Result collnoc(const std::string& args) {
+  const std::string cmd = std::string(COLLNOC_BINARY) + " " + args + " 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string out;
+  char buf[4096];
+  while (std::size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
+  const int raw = pclose(pipe);
+  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, out};
+}
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  REQUIRE(in.good());
+  return nlohmann::json::parse(in);
+}
+
+// Results without the wall-clock figures, which differ between runs by nature.
+nlohmann::json without_wall_time(nlohmann::json j) {
+  j["sim"].erase("wall_seconds");
+  j["sim"].erase("router_cycles_per_second");
+  j["sim"].erase("flit_hops_per_second");
+  return j;
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+}
+
+const std::string kSmall =
+    "--set topology.k=4 --set sim.warmup_cycles=200 --set sim.measure_cycles=2000 --quiet";
+
+}  // namespace
+
+TEST_CASE("cli: the default run succeeds and writes the documented keys", "[cli]") {
+  const std::string out = temp_path("default.json");
+  Result r = collnoc("run --out " + out);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(r.output.find(out) != std::string::npos);  // says where the JSON went
+  const auto j = read_json(out);
+  for (const char* key : {"/config", "/seed", "/sim/cycles", "/sim/wall_seconds",
+                          "/packets/injected", "/packets/delivered", "/packets/in_flight",
+                          "/flits/injected", "/flits/delivered", "/latency_cycles/mean",
+                          "/latency_cycles/p50", "/latency_cycles/p99", "/latency_cycles/max",
+                          "/network_latency_cycles/mean", "/hops/mean",
+                          "/throughput/offered_flits_per_node_cycle",
+                          "/throughput/accepted_flits_per_node_cycle", "/contention_events",
+                          "/links"}) {
+    INFO(key);
+    CHECK(j.contains(nlohmann::json::json_pointer(key)));
+  }
+  CHECK(j["config"]["topology"]["kind"] == "mesh");
+  CHECK(j["sim"]["nodes"] == 64);
+  CHECK(j["throughput"]["accepted_flits_per_node_cycle"].get<double>() ==
+        Approx(0.1).epsilon(0.05));
+}
+
+TEST_CASE("cli: same config and seed give identical results", "[cli]") {
+  const std::string a = temp_path("det_a.json"), b = temp_path("det_b.json"),
+                    c = temp_path("det_c.json");
+  const std::string args = "run " + kSmall + " --set traffic.injection_rate=0.3 --set seed=5";
+  REQUIRE(collnoc(args + " --out " + a).status == 0);
+  REQUIRE(collnoc(args + " --out " + b).status == 0);
+  REQUIRE(collnoc(args + " --set seed=6 --out " + c).status == 0);
+  CHECK(without_wall_time(read_json(a)) == without_wall_time(read_json(b)));
+  CHECK(without_wall_time(read_json(a))["latency_cycles"] !=
+        without_wall_time(read_json(c))["latency_cycles"]);
+}
+
+TEST_CASE("cli: sleeping idle blocks gives the results of evaluating every cycle", "[cli]") {
+  for (const char* extra : {"--set traffic.injection_rate=0.02",
+                            "--set traffic.injection_rate=0.4 --set topology.kind=torus",
+                            "--set workload.kind=all_pairs --set workload.message_words=40"}) {
+    INFO(extra);
+    const std::string a = temp_path("lazy.json"), b = temp_path("eager.json");
+    const std::string args = std::string("run ") + kSmall + " " + extra;
+    REQUIRE(collnoc(args + " --set sim.activity_driven=true --out " + a).status == 0);
+    REQUIRE(collnoc(args + " --set sim.activity_driven=false --out " + b).status == 0);
+    auto ja = without_wall_time(read_json(a)), jb = without_wall_time(read_json(b));
+    ja.erase("config");
+    jb.erase("config");
+    CHECK(ja == jb);
+  }
+}
+
+TEST_CASE("cli: past saturation the run ends, accepts less than offered, loses nothing", "[cli]") {
+  const std::string out = temp_path("saturated.json");
+  Result r = collnoc("run --set traffic.injection_rate=0.8 --set sim.warmup_cycles=1000 "
+                     "--set sim.measure_cycles=3000 --set sim.max_cycles=6000 --quiet --out " + out);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const auto j = read_json(out);
+  const double offered = j["throughput"]["offered_flits_per_node_cycle"];
+  const double accepted = j["throughput"]["accepted_flits_per_node_cycle"];
+  CHECK(offered == Approx(0.8).epsilon(0.05));
+  CHECK(accepted < 0.75 * offered);
+  CHECK(j["flits"]["injected"].get<std::uint64_t>() ==
+        j["flits"]["delivered"].get<std::uint64_t>() + j["flits"]["in_flight"].get<std::uint64_t>());
+  CHECK(j["packets"]["queued"].get<std::uint64_t>() > 0);  // the source queues grew
+}
+
+TEST_CASE("cli: firmware workloads run and verify their data", "[cli]") {
+  const std::string out = temp_path("fw.json");
+  for (const char* kind : {"ping_pong", "all_pairs"}) {
+    INFO(kind);
+    Result r = collnoc(std::string("run --set workload.kind=") + kind +
+                       " --set topology.k=4 --set workload.iterations=2 --quiet --out " + out);
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    const auto j = read_json(out);
+    CHECK(j["firmware"]["data_verified"] == true);
+    CHECK(j["firmware"]["completion_cycles"].get<std::uint64_t>() > 0);
+  }
+}
+
+TEST_CASE("cli: bad input is refused with exit 2, naming key and value", "[cli]") {
+  const std::string bad_yaml = temp_path("bad.yaml");
+  write_file(bad_yaml, "topology:\n  kind: [mesh\n");
+  const std::string unknown = temp_path("unknown.yaml");
+  write_file(unknown, "topology:\n  kind: mesh\n  colour: blue\n");
+  struct Case {
+    std::string args, must_mention;
+  };
+  const std::vector<Case> cases = {
+      {"run --set router.vcs=0", "router.vcs"},
+      {"run --set router.buffer_flits=-2", "router.buffer_flits"},
+      {"run --set traffic.injection_rate=1.5", "traffic.injection_rate"},
+      {"run --set traffic.injection_rate=-0.1", "traffic.injection_rate"},
+      {"run --set no.such.key=1", "no.such.key"},
+      {"run --set topology.k=abc", "topology.k"},
+      {"run --set router.hop_latency_cycles=fast", "router.hop_latency_cycles"},
+      {"run --set router.switching=teleport", "router.switching"},
+      {"run --set routing.algorithm=adaptive --set router.vcs=1", "routing.algorithm"},
+      {"run --set topology.kind=torus --set router.vcs=1", "routing.algorithm"},
+      {"run --set traffic.pattern=transpose --set topology.k=[4,8]", "traffic.pattern"},
+      {"run --set workload.kind=dance", "workload.kind"},
+      {"run " + bad_yaml, "bad.yaml"},
+      {"run " + unknown, "topology.colour"},
+      {"run /nonexistent/config.yaml", "/nonexistent/config.yaml"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.args);
+    const std::string out = temp_path("must_not_exist.json");
+    std::remove(out.c_str());
+    Result r = collnoc(c.args + " --out " + out);
+    INFO(r.output);
+    CHECK(r.status == 2);
+    CHECK(r.output.find(c.must_mention) != std::string::npos);
+    CHECK_FALSE(std::ifstream(out).good());  // no partial output
+  }
+}
+
+TEST_CASE("cli: list, dump-config and sweep", "[cli]") {
+  Result list = collnoc("list");
+  REQUIRE(list.status == 0);
+  for (const char* name : {"mesh", "torus", "dor", "adaptive", "round_robin", "uniform",
+                           "transpose", "bit_reversal", "bit_complement", "shuffle", "tornado",
+                           "neighbour", "hotspot", "kary_ncube", "ping_pong", "all_pairs"}) {
+    INFO(name);
+    CHECK(list.output.find(name) != std::string::npos);
+  }
+  Result dump = collnoc("run --dump-config");
+  REQUIRE(dump.status == 0);
+  for (const char* key : {"topology.kind", "topology.k", "topology.n", "router.vcs",
+                          "router.buffer_flits", "router.hop_latency_cycles", "router.switching",
+                          "routing.algorithm", "traffic.pattern", "traffic.injection_rate",
+                          "traffic.packet_flits", "sim.warmup_cycles", "sim.measure_cycles",
+                          "sim.max_cycles", "seed", "workload.kind", "platform"}) {
+    INFO(key);
+    CHECK(dump.output.find(key) != std::string::npos);
+  }
+  const std::string cfg = temp_path("sweep.yaml"), csv = temp_path("sweep.csv");
+  write_file(cfg, "topology:\n  k: 4\nsim:\n  warmup_cycles: 200\n  measure_cycles: 1000\n");
+  Result sweep = collnoc("sweep " + cfg + " --param traffic.injection_rate --values 0.05,0.1,0.2 "
+                         "--jobs 2 --out " + csv);
+  INFO(sweep.output);
+  REQUIRE(sweep.status == 0);
+  std::ifstream in(csv);
+  std::string header, line;
+  REQUIRE(std::getline(in, header));
+  CHECK(header.find("traffic.injection_rate") == 0);
+  CHECK(header.find("latency_cycles.mean") != std::string::npos);
+  std::vector<std::string> rows;
+  while (std::getline(in, line))
+    if (!line.empty()) rows.push_back(line);
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[0].rfind("0.05", 0) == 0);
+  CHECK(rows[2].rfind("0.2", 0) == 0);
+}
+
+TEST_CASE("cli: --vcd writes a trace and a GTKWave save file grouped by node", "[cli]") {
+  const std::string vcd = temp_path("trace.vcd");
+  Result r = collnoc("run --set topology.k=2 --set sim.warmup_cycles=10 --set sim.measure_cycles=200 "
+                     "--set traffic.injection_rate=0.3 --quiet --out " + temp_path("t.json") +
+                     " --vcd " + vcd);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  std::ifstream v(vcd), g(vcd + ".gtkw");
+  REQUIRE(v.good());
+  REQUIRE(g.good());
+  std::stringstream vs, gs;
+  vs << v.rdbuf();
+  gs << g.rdbuf();
+  CHECK(vs.str().find("out_valid") != std::string::npos);
+  CHECK(vs.str().find("in_occupancy") != std::string::npos);
+  CHECK(gs.str().find("-node 3") != std::string::npos);
+}
