@@ -193,6 +193,8 @@ void NetworkInterface::inject(Cycle now) {
     tx_flit_.packet = net_.packets.allocate();
     net_.packets[tx_flit_.packet] = h;
     tx_flit_.length = h.length_flits;
+    tx_flit_.dst = h.dst;
+    tx_flit_.vc_class = h.vc_class;
     tx_flit_.seq = 0;
     tx_flit_.vc = static_cast<std::uint8_t>(tx_vc_);
     sending_ = true;

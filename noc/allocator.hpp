@@ -42,7 +42,8 @@ struct SwitchRequest {
 class SwitchAllocator {
  public:
   virtual ~SwitchAllocator() = default;
-  // Writes indices into `requests` of the winners: at most one per input port and output port.
+  // Requests arrive grouped by input port, VCs ascending. Writes indices into `requests` of
+  // the winners: at most one per input port and per output port.
   virtual void allocate(const std::vector<SwitchRequest>& requests,
                         std::vector<unsigned>& winners) = 0;
 };

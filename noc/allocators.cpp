@@ -11,6 +11,8 @@ namespace {
 
 // Position of `i` after the round-robin pointer `ptr` in a ring of `n`: smaller wins.
 inline unsigned rr_rank(unsigned i, unsigned ptr, unsigned n) { return i >= ptr ? i - ptr : i + n - ptr; }
+// The round-robin position after `i` in a ring of `n` (no division in the hot path).
+inline unsigned rr_next(unsigned i, unsigned n) { return i + 1 == n ? 0 : i + 1; }
 
 // Input-first separable VC allocator: each input VC picks one output VC (its first request with
 // a free VC, the VC after that output port's round-robin pointer), then each output VC grants
@@ -33,13 +35,8 @@ class SeparableRoundRobinVcAllocator : public VcAllocator {
       for (; j < requests.size() && requests[j].input == input; ++j) {
         if (chosen || requests[j].vc_mask == 0) continue;
         const VcRequest& r = requests[j];
-        const unsigned ptr = port_ptr_[r.out_port];
-        unsigned pick = 0, best_rank = ~0u;
-        for (unsigned v = 0; v < shape_.vcs; ++v) {
-          if (!(r.vc_mask >> v & 1u)) continue;
-          const unsigned rank = rr_rank(v, ptr, shape_.vcs);
-          if (rank < best_rank) best_rank = rank, pick = v;
-        }
+        const std::uint32_t after = r.vc_mask & (~std::uint32_t{0} << port_ptr_[r.out_port]);
+        const unsigned pick = static_cast<unsigned>(__builtin_ctz(after ? after : r.vc_mask));
         const unsigned ovc = r.out_port * shape_.vcs + pick;
         // Stage 2 inline: the output VC keeps the input closest after its pointer.
         if (best_[ovc] == kNone) {
@@ -60,8 +57,8 @@ class SeparableRoundRobinVcAllocator : public VcAllocator {
       const unsigned port = ovc / shape_.vcs, vc = ovc % shape_.vcs;
       grants.push_back(VcGrant{static_cast<std::uint16_t>(input), static_cast<std::uint16_t>(port),
                                static_cast<std::uint8_t>(vc)});
-      out_ptr_[ovc] = (input + 1) % n_inputs;
-      port_ptr_[port] = (vc + 1) % shape_.vcs;
+      out_ptr_[ovc] = rr_next(input, n_inputs);
+      port_ptr_[port] = rr_next(vc, shape_.vcs);
     }
   }
 
@@ -80,43 +77,54 @@ class SeparableRoundRobinVcAllocator : public VcAllocator {
 class SeparableRoundRobinSwitchAllocator : public SwitchAllocator {
  public:
   explicit SeparableRoundRobinSwitchAllocator(const AllocatorShape& s)
-      : shape_(s), in_ptr_(s.ports, 0), out_ptr_(s.ports, 0), in_pick_(s.ports, kNone),
-        out_pick_(s.ports, kNone) {}
+      : shape_(s), in_ptr_(s.ports, 0), out_ptr_(s.ports, 0), in_choice_(s.ports, 0),
+        requesters_(s.ports, 0) {
+    if (s.ports > 64) throw ParamError("topology", std::to_string(s.ports) + " ports", "at most 64");
+  }
 
   void allocate(const std::vector<SwitchRequest>& requests, std::vector<unsigned>& winners) override {
     winners.clear();
-    for (unsigned i = 0; i < requests.size(); ++i) {
-      const SwitchRequest& r = requests[i];
-      unsigned& pick = in_pick_[r.in_port];
-      if (pick == kNone ||
-          rr_rank(r.in_vc, in_ptr_[r.in_port], shape_.vcs) <
-              rr_rank(requests[pick].in_vc, in_ptr_[r.in_port], shape_.vcs))
-        pick = i;
+    if (requests.size() == 1) {  // the common case at low load: nobody to arbitrate against
+      grant(requests, 0, requests[0].in_port, requests[0].out_port, winners);
+      return;
     }
-    for (unsigned i = 0; i < requests.size(); ++i) {
-      const SwitchRequest& r = requests[i];
-      if (in_pick_[r.in_port] != i) continue;
-      unsigned& pick = out_pick_[r.out_port];
-      if (pick == kNone ||
-          rr_rank(r.in_port, out_ptr_[r.out_port], shape_.ports) <
-              rr_rank(requests[pick].in_port, out_ptr_[r.out_port], shape_.ports))
-        pick = i;
+    outputs_.clear();
+    // Stage 1: requests come grouped by input port, VCs ascending; take the first VC at or
+    // after the port's pointer, else the port's first.
+    for (std::size_t i = 0; i < requests.size();) {
+      const unsigned port = requests[i].in_port;
+      std::size_t pick = i, j = i;
+      bool found = false;
+      for (; j < requests.size() && requests[j].in_port == port; ++j)
+        if (!found && requests[j].in_vc >= in_ptr_[port]) pick = j, found = true;
+      in_choice_[port] = static_cast<unsigned>(pick);
+      const unsigned out = requests[pick].out_port;
+      if (requesters_[out] == 0) outputs_.push_back(out);
+      requesters_[out] |= std::uint64_t{1} << port;
+      i = j;
     }
-    for (unsigned i = 0; i < requests.size(); ++i) {
-      const SwitchRequest& r = requests[i];
-      if (out_pick_[r.out_port] == i) {
-        winners.push_back(i);
-        out_ptr_[r.out_port] = (r.in_port + 1) % shape_.ports;
-        in_ptr_[r.in_port] = (r.in_vc + 1) % shape_.vcs;
-      }
+    // Stage 2: each output takes the requesting input port at or after its pointer.
+    for (unsigned out : outputs_) {
+      const std::uint64_t mask = requesters_[out];
+      requesters_[out] = 0;
+      const std::uint64_t after = mask & (~std::uint64_t{0} << out_ptr_[out]);
+      const unsigned port = static_cast<unsigned>(__builtin_ctzll(after ? after : mask));
+      grant(requests, in_choice_[port], port, out, winners);
     }
-    for (const SwitchRequest& r : requests) in_pick_[r.in_port] = out_pick_[r.out_port] = kNone;
   }
 
  private:
-  static constexpr unsigned kNone = ~0u;
+  void grant(const std::vector<SwitchRequest>& requests, unsigned w, unsigned port, unsigned out,
+             std::vector<unsigned>& winners) {
+    winners.push_back(w);
+    out_ptr_[out] = rr_next(port, shape_.ports);
+    in_ptr_[port] = rr_next(requests[w].in_vc, shape_.vcs);
+  }
+
   AllocatorShape shape_;
-  std::vector<unsigned> in_ptr_, out_ptr_, in_pick_, out_pick_;
+  std::vector<unsigned> in_ptr_, out_ptr_, in_choice_;
+  std::vector<std::uint64_t> requesters_;  // per output: input ports asking for it
+  std::vector<unsigned> outputs_;          // outputs asked for this cycle
 };
 
 }  // namespace

@@ -21,6 +21,9 @@ class Ring {
   T& front() { return slots_[head_]; }
   const T& front() const { return slots_[head_]; }
   const T& at(std::size_t i) const { return slots_[(head_ + i) % slots_.size()]; }
+  void prefetch() const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[head_]);
+  }
   T& push_slot() {  // returns the slot to fill in place
     assert(!full());
     std::size_t tail = head_ + size_;
@@ -65,6 +68,7 @@ class DelayLine {
   const T& front() const { return ring_.front().value; }
   void pop() { ring_.pop(); }
   const T& at(std::size_t i) const { return ring_.at(i).value; }
+  void prefetch() const { ring_.prefetch(); }
 
  private:
   struct Entry {

@@ -2,7 +2,6 @@
 #pragma once
 #include <array>
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 #include "noc/types.hpp"
@@ -38,8 +37,11 @@ using PacketHandle = std::uint32_t;
 
 struct Flit {
   PacketHandle packet = 0;    // header in the PacketPool
+  // Copies of the header fields every router needs, so routing does not reach for the pool.
+  NodeId dst = 0;
+  std::uint16_t length = 1;   // flits in the packet
+  std::uint8_t vc_class = 0;
   std::uint16_t seq = 0;      // position in the packet, 0 = head
-  std::uint16_t length = 1;   // flits in the packet (a copy: tails are found without the pool)
   std::uint8_t vc = 0;        // VC on the channel it currently travels
   std::uint8_t words = 0;     // valid payload words
   std::array<std::uint32_t, kMaxFlitWords> payload{};
@@ -69,18 +71,6 @@ class PacketPool {
  private:
   std::vector<PacketHeader> records_;
   std::vector<PacketHandle> free_;
-};
-
-// What the blocks of one network share: the packet headers in flight and a count of every flit
-// movement (for the forward-progress watchdog). One per network, so that two networks can live
-// in one process.
-struct NetworkContext {
-  PacketPool packets;
-  std::uint64_t flit_moves = 0;
-  std::uint64_t measured_outstanding = 0;  // measured packets created and not yet delivered
-  // Called when the workload has reached its end (every core finished, or every measured
-  // packet delivered after the measurement window); run control uses it to stop on the cycle.
-  std::function<void()> on_workload_done;
 };
 
 }  // namespace collnoc

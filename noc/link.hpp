@@ -64,6 +64,11 @@ class Link {
     sender_->credit_sent(sender_port_);
   }
   bool has_credits() const { return !credits_.empty(); }
+  void prefetch() const {
+    __builtin_prefetch(this);
+    flits_.prefetch();
+    credits_.prefetch();
+  }
 
   Cycle next_flit_cycle() const { return flits_.next_ready(); }
   std::size_t flits_in_flight() const { return flits_.size(); }

@@ -36,11 +36,15 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
   for (std::size_t i = 0; i < in_vcs_.size(); ++i) {
     in_vcs_[i].buf.slots = &slots_[i * params.buffer_flits];
     in_vcs_[i].buf.depth = static_cast<std::uint16_t>(params.buffer_flits);
+    in_vcs_[i].port = static_cast<std::uint8_t>(i / params.vcs);
+    in_vcs_[i].vc = static_cast<std::uint8_t>(i % params.vcs);
   }
   out_.resize(ports);
-  for (OutputPort& o : out_) o.vcs.resize(params.vcs);
-  port_granted_.assign(ports, 0);
-  won_.assign(in_vcs_.size(), 0);
+  out_vcs_.resize(in_vcs_.size());
+  for (unsigned p = 0; p < ports; ++p) out_[p].vcs = &out_vcs_[p * params.vcs];
+  RouterScratch& s = net_.scratch;  // big enough for the largest router of the network
+  if (s.won.size() < in_vcs_.size()) s.won.assign(in_vcs_.size(), 0);
+  if (s.port_granted.size() < ports) s.port_granted.assign(ports, 0);
   nonempty_.assign((in_vcs_.size() + 63) / 64, 0);
 }
 
@@ -54,7 +58,7 @@ void Router::connect_output(unsigned port, Link& link, unsigned downstream_buffe
   OutputPort& o = out_.at(port);
   o.link = &link;
   o.to_router = to_router;
-  for (OutputVc& v : o.vcs) v.credits = downstream_buffer_flits;
+  for (unsigned v = 0; v < params_.vcs; ++v) o.vcs[v].credits = downstream_buffer_flits;
   link.attach_sender(this, port, static_cast<std::size_t>(params_.vcs) * downstream_buffer_flits);
 }
 
@@ -66,9 +70,10 @@ void Router::start_head(unsigned ivc_index, Cycle earliest) {
   ivc.contended = false;
   ivc.ready_cycle = std::max<Cycle>(head.arrived + params_.hop_latency_cycles - 1, earliest);
   ivc.route.clear();
-  const unsigned port = ivc_index / params_.vcs;
-  const unsigned class_vc = ivc_index % params_.vcs % params_.vcs_per_class();
-  routing_.route(RouteRequest{id_, port, class_vc, net_.packets[head.flit.packet]}, ivc.route);
+  const unsigned port = ivc.port;
+  const unsigned class_vc = ivc.vc % params_.vcs_per_class();
+  routing_.route(RouteRequest{id_, port, class_vc, head.flit.dst, net_.packets[head.flit.packet]},
+                 ivc.route);
 }
 
 bool Router::head_ready(const InputVc& ivc, Cycle now) const {
@@ -144,22 +149,23 @@ void Router::evaluate(Cycle now) {
       for (unsigned v = 0; v < params_.vcs; ++v)
         t.in_occupancy += static_cast<unsigned>(in_vcs_[p * params_.vcs + v].buf.size());
       t.out_credits = 0;
-      for (const OutputVc& ov : out_[p].vcs) t.out_credits += ov.credits;
+      for (unsigned v = 0; v < params_.vcs; ++v) t.out_credits += out_[p].vcs[v].credits;
     }
   }
 }
 
 void Router::allocate_vcs(Cycle now) {
-  vc_requests_.clear();
-  routing_vcs_.clear();
+  RouterScratch& s = net_.scratch;
+  s.vc_requests.clear();
+  s.routing_vcs.clear();
   const unsigned per_class = params_.vcs_per_class();
   const bool whole_packet = params_.switching != Switching::wormhole;
   for_each_nonempty([&](unsigned i) {
     InputVc& ivc = in_vcs_[i];
     if (ivc.state != VcState::routing || !head_ready(ivc, now)) return;
-    routing_vcs_.push_back(i);
+    s.routing_vcs.push_back(i);
     const Flit& head = ivc.buf.front().flit;
-    const unsigned base = net_.packets[head.packet].vc_class * per_class;
+    const unsigned base = head.vc_class * per_class;
     for (unsigned c = 0; c < ivc.route.size(); ++c) {
       const RouteCandidate& cand = ivc.route[c];
       const OutputPort& o = out_[cand.port];
@@ -170,12 +176,12 @@ void Router::allocate_vcs(Cycle now) {
         if (whole_packet && ov.credits < head.length) continue;
         mask |= 1u << v;
       }
-      vc_requests_.push_back(VcRequest{static_cast<std::uint16_t>(i), cand.port, mask});
+      s.vc_requests.push_back(VcRequest{static_cast<std::uint16_t>(i), cand.port, mask});
     }
   });
-  if (routing_vcs_.empty()) return;
-  vc_alloc_->allocate(vc_requests_, vc_grants_);
-  for (const VcGrant& g : vc_grants_) {
+  if (s.routing_vcs.empty()) return;
+  vc_alloc_->allocate(s.vc_requests, s.vc_grants);
+  for (const VcGrant& g : s.vc_grants) {
     InputVc& ivc = in_vcs_[g.input];
     ivc.state = VcState::active;
     --routing_count_;
@@ -186,14 +192,17 @@ void Router::allocate_vcs(Cycle now) {
     hold(o, now);
   }
   // A ready head that got no output VC lost it to another packet (held, or won this cycle).
-  for (unsigned i : routing_vcs_) {
+  for (unsigned i : s.routing_vcs) {
     InputVc& ivc = in_vcs_[i];
     if (ivc.state == VcState::routing && ivc.route.size() > 0) count_contention(ivc, ivc.route[0].port);
   }
 }
 
 void Router::traverse_switch(Cycle now) {
-  sw_requests_.clear();
+  RouterScratch& s = net_.scratch;
+  std::vector<SwitchRequest>& requests = s.sw_requests;
+  std::vector<unsigned>& winners = s.sw_winners;
+  requests.clear();
   for_each_nonempty([&](unsigned i) {
     InputVc& ivc = in_vcs_[i];
     if (ivc.state != VcState::active) return;
@@ -202,34 +211,32 @@ void Router::traverse_switch(Cycle now) {
       if (ivc.buf.front().flit.is_head()) count_contention(ivc, ivc.out_port);
       return;
     }
-    sw_requests_.push_back(SwitchRequest{static_cast<std::uint16_t>(i / params_.vcs),
-                                         static_cast<std::uint8_t>(i % params_.vcs),
-                                         ivc.out_port});
+    requests.push_back(SwitchRequest{ivc.port, ivc.vc, ivc.out_port});
   });
-  if (sw_requests_.empty()) return;
-  sw_alloc_->allocate(sw_requests_, sw_winners_);
+  if (requests.empty()) return;
+  sw_alloc_->allocate(requests, winners);
 
   // Contention: a packet with a flit ready to leave that lost its output to another packet
   // (the switch went to someone else). Losing only the arbitration among the VCs of its own
   // input port is not contention for the output.
-  if (sw_winners_.size() < sw_requests_.size()) {
-    for (unsigned w : sw_winners_) {
-      won_[w] = 1;
-      port_granted_[sw_requests_[w].out_port] = 1;
+  if (winners.size() < requests.size()) {
+    for (unsigned w : winners) {
+      s.won[w] = 1;
+      s.port_granted[requests[w].out_port] = 1;
     }
-    for (unsigned i = 0; i < sw_requests_.size(); ++i) {
-      const SwitchRequest& r = sw_requests_[i];
-      if (!won_[i] && port_granted_[r.out_port])
+    for (unsigned i = 0; i < requests.size(); ++i) {
+      const SwitchRequest& r = requests[i];
+      if (!s.won[i] && s.port_granted[r.out_port])
         count_contention(in_vcs_[r.in_port * params_.vcs + r.in_vc], r.out_port);
     }
-    for (unsigned w : sw_winners_) {
-      won_[w] = 0;
-      port_granted_[sw_requests_[w].out_port] = 0;
+    for (unsigned w : winners) {
+      s.won[w] = 0;
+      s.port_granted[requests[w].out_port] = 0;
     }
   }
 
-  for (unsigned w : sw_winners_) {
-    const SwitchRequest& r = sw_requests_[w];
+  for (unsigned w : winners) {
+    const SwitchRequest& r = requests[w];
     const unsigned index = r.in_port * params_.vcs + r.in_vc;
     InputVc& ivc = in_vcs_[index];
     OutputPort& o = out_[r.out_port];
@@ -262,7 +269,27 @@ void Router::traverse_switch(Cycle now) {
   }
 }
 
+void Router::prefetch() const {
+  const auto lines = [](const void* p, std::size_t bytes) {
+    for (std::size_t off = 0; off < bytes; off += 64)
+      __builtin_prefetch(static_cast<const char*>(p) + off);
+  };
+  __builtin_prefetch(&buffered_);
+  lines(in_vcs_.data(), in_vcs_.size() * sizeof(InputVc));
+  lines(out_vcs_.data(), out_vcs_.size() * sizeof(OutputVc));
+  lines(out_.data(), out_.size() * sizeof(OutputPort));
+  for (std::uint64_t bits = flit_pending_; bits; bits &= bits - 1)
+    in_links_[__builtin_ctzll(bits)]->prefetch();
+  for (std::uint64_t bits = credit_pending_; bits; bits &= bits - 1)
+    out_[__builtin_ctzll(bits)].link->prefetch();
+  for (const std::uint64_t word : nonempty_)
+    for (std::uint64_t bits = word; bits; bits &= bits - 1)
+      __builtin_prefetch(&in_vcs_[__builtin_ctzll(bits)].buf.front());
+}
+
 Cycle Router::next_work_cycle(Cycle now) const {
+  // A router holding flits evaluates every cycle; an empty one sleeps until a flit is due
+  // (credits are collected when it next evaluates).
   if (buffered_ > 0) return now + 1;
   Cycle next = kNever;
   for (std::uint64_t bits = flit_pending_; bits; bits &= bits - 1)

@@ -17,6 +17,7 @@
 #include "noc/allocator.hpp"
 #include "noc/clock.hpp"
 #include "noc/link.hpp"
+#include "noc/network_context.hpp"
 #include "noc/routing.hpp"
 
 namespace collnoc {
@@ -78,6 +79,7 @@ class Router : public ClockedModule {
  protected:
   void evaluate(Cycle now) override;
   Cycle next_work_cycle(Cycle now) const override;
+  void prefetch() const override;
 
  private:
   enum class VcState : std::uint8_t { idle, routing, active };
@@ -107,6 +109,7 @@ class Router : public ClockedModule {
   };
   struct InputVc {
     VcBuffer buf;
+    std::uint8_t port = 0, vc = 0;  // where it sits (saves a division in the hot loops)
     VcState state = VcState::idle;
     Cycle ready_cycle = 0;  // head may take part in allocation from this cycle on
     RouteResult route;
@@ -121,7 +124,7 @@ class Router : public ClockedModule {
   struct OutputPort {
     Link* link = nullptr;
     bool to_router = false;
-    std::vector<OutputVc> vcs;
+    OutputVc* vcs = nullptr;  // its VCs in out_vcs_
     OutputCounters counters;
     unsigned held_vcs = 0;
     Cycle busy_since = 0;
@@ -161,22 +164,15 @@ class Router : public ClockedModule {
   std::vector<Slot> slots_;      // every input VC's buffer slots
   std::vector<InputVc> in_vcs_;  // index = port * vcs + vc
   std::vector<OutputPort> out_;
+  std::vector<OutputVc> out_vcs_;  // index = port * vcs + vc
   unsigned buffered_ = 0;
   unsigned max_buffered_ = 0;
   std::uint64_t occupancy_flit_cycles_ = 0;
   Cycle occupancy_since_ = 0;
 
-  // Scratch for the allocators, kept to avoid allocation per cycle.
-  std::vector<VcRequest> vc_requests_;
-  std::vector<VcGrant> vc_grants_;
-  std::vector<SwitchRequest> sw_requests_;
-  std::vector<unsigned> sw_winners_;
-  std::vector<std::uint8_t> won_;           // per switch request, this cycle
-  std::vector<std::uint8_t> port_granted_;  // per output port, this cycle
-  std::vector<std::uint64_t> nonempty_;     // bit per input VC with flits buffered
-  unsigned routing_count_ = 0;              // input VCs waiting for an output VC
-  std::vector<unsigned> routing_vcs_;  // input VCs waiting for an output VC
-  std::vector<PortTrace> trace_;       // empty unless traced
+  std::vector<std::uint64_t> nonempty_;  // bit per input VC with flits buffered
+  unsigned routing_count_ = 0;           // input VCs waiting for an output VC
+  std::vector<PortTrace> trace_;         // empty unless traced
 };
 
 }  // namespace collnoc

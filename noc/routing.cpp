@@ -79,7 +79,7 @@ void DimensionOrderRouting::escape(RouterId router, NodeId dst, unsigned vc_lo, 
 }
 
 void DimensionOrderRouting::route(const RouteRequest& req, RouteResult& out) const {
-  escape(req.router, req.hdr.dst, 0, vcs_, out);
+  escape(req.router, req.dst, 0, vcs_, out);
 }
 
 MinimalAdaptiveRouting::MinimalAdaptiveRouting(const KaryNCube& topo, unsigned vcs_per_class)
@@ -93,9 +93,9 @@ MinimalAdaptiveRouting::MinimalAdaptiveRouting(const KaryNCube& topo, unsigned v
 }
 
 void MinimalAdaptiveRouting::route(const RouteRequest& req, RouteResult& out) const {
-  const RouterId target = topo_.router_of(req.hdr.dst);
+  const RouterId target = topo_.router_of(req.dst);
   if (target == req.router) {
-    out.add(topo_.local_port_of(req.hdr.dst), 0, vcs_);
+    out.add(topo_.local_port_of(req.dst), 0, vcs_);
     return;
   }
   // Productive directions, furthest first (ties: lower dimension first).
@@ -109,7 +109,7 @@ void MinimalAdaptiveRouting::route(const RouteRequest& req, RouteResult& out) co
   std::stable_sort(dirs.begin(), dirs.begin() + n,
                    [](const auto& a, const auto& b) { return a.first > b.first; });
   for (unsigned i = 0; i < n; ++i) out.add(dirs[i].second, escape_vcs_, vcs_);
-  dor_.escape(req.router, req.hdr.dst, 0, escape_vcs_, out);
+  dor_.escape(req.router, req.dst, 0, escape_vcs_, out);
 }
 
 }  // namespace collnoc

@@ -42,7 +42,8 @@ struct RouteRequest {
   RouterId router;
   unsigned in_port;
   unsigned in_vc;  // relative to the packet's class
-  const PacketHeader& hdr;
+  NodeId dst;
+  const PacketHeader& hdr;  // the whole header, for routing functions that need more than dst
 };
 
 class RoutingFunction {

@@ -98,7 +98,7 @@ TEST_CASE("the watchdog ends a deadlocked run and names the blocked buffers", "[
    public:
     explicit AlwaysPlus(const KaryNCube& t) : t_(t) {}
     void route(const RouteRequest& req, RouteResult& out) const override {
-      if (t_.router_of(req.hdr.dst) == req.router) out.add(t_.local_port_of(req.hdr.dst), 0, 1);
+      if (t_.router_of(req.dst) == req.router) out.add(t_.local_port_of(req.dst), 0, 1);
       else out.add(KaryNCube::plus_port(0), 0, 1);
     }
 

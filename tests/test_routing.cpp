@@ -63,7 +63,7 @@ Graph walk_all(const Topology& topo, const RoutingFunction& rf, unsigned vcs,
         State st = stack.back();
         stack.pop_back();
         RouteResult res;
-        rf.route(RouteRequest{st.router, st.in_port, st.in_vc, hdr}, res);
+        rf.route(RouteRequest{st.router, st.in_port, st.in_vc, d, hdr}, res);
         REQUIRE(res.size() > 0);
         const unsigned first = escape_only_last ? res.size() - 1 : 0;
         for (unsigned c = first; c < res.size(); ++c) {
@@ -118,8 +118,8 @@ TEST_CASE("the cycle check finds the deadlock of a torus without a dateline", "[
    public:
     explicit NoDateline(const KaryNCube& t) : t_(t) {}
     void route(const RouteRequest& req, RouteResult& out) const override {
-      const RouterId target = t_.router_of(req.hdr.dst);
-      if (target == req.router) out.add(t_.local_port_of(req.hdr.dst), 0, 2);
+      const RouterId target = t_.router_of(req.dst);
+      if (target == req.router) out.add(t_.local_port_of(req.dst), 0, 2);
       else out.add(KaryNCube::plus_port(0), 0, 2);
     }
 
