@@ -95,11 +95,13 @@ void Clock::on_edge() {
   for (std::size_t w = 0; w < awake_.size(); ++w)
     for (std::uint64_t bits = awake_[w]; bits; bits &= bits - 1)
       order_.push_back(static_cast<unsigned>(w * 64 + __builtin_ctzll(bits)));
-  constexpr std::size_t kAhead = 2;  // blocks prefetched ahead of the one evaluated
-  for (std::size_t k = 0; k < std::min(kAhead, order_.size()); ++k) blocks_[order_[k]]->prefetch();
+  // Large networks outgrow the caches: fetch the state of the block two ahead of the one
+  // evaluated. Small ones stay cached, and the prefetches would only cost instructions.
+  const std::size_t ahead = blocks_.size() >= kPrefetchBlocks ? 2 : 0;
+  for (std::size_t k = 0; k < std::min(ahead, order_.size()); ++k) blocks_[order_[k]]->prefetch();
   bool any_awake = false;
   for (std::size_t k = 0; k < order_.size(); ++k) {
-    if (k + kAhead < order_.size()) blocks_[order_[k + kAhead]]->prefetch();
+    if (ahead && k + ahead < order_.size()) blocks_[order_[k + ahead]]->prefetch();
     const unsigned index = order_[k];
     ClockedModule& block = *blocks_[index];
     block.evaluate(now);

@@ -53,6 +53,7 @@ class Clock : public sc_core::sc_module {
   // once too often, when an earlier wake-up overtook a later one: evaluating a block with
   // nothing to do changes nothing). Later ones wait in a heap.
   static constexpr Cycle kWheel = 64;
+  static constexpr std::size_t kPrefetchBlocks = 1024;
   std::vector<std::uint64_t> wheel_;  // kWheel slots of awake_.size() words
   Cycle last_edge_ = 0;
   using Wakeup = std::pair<Cycle, unsigned>;

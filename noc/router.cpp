@@ -270,21 +270,18 @@ void Router::traverse_switch(Cycle now) {
 }
 
 void Router::prefetch() const {
-  const auto lines = [](const void* p, std::size_t bytes) {
-    for (std::size_t off = 0; off < bytes; off += 64)
-      __builtin_prefetch(static_cast<const char*>(p) + off);
-  };
   __builtin_prefetch(&buffered_);
-  lines(in_vcs_.data(), in_vcs_.size() * sizeof(InputVc));
-  lines(out_vcs_.data(), out_vcs_.size() * sizeof(OutputVc));
-  lines(out_.data(), out_.size() * sizeof(OutputPort));
+  __builtin_prefetch(out_vcs_.data());
   for (std::uint64_t bits = flit_pending_; bits; bits &= bits - 1)
     in_links_[__builtin_ctzll(bits)]->prefetch();
   for (std::uint64_t bits = credit_pending_; bits; bits &= bits - 1)
     out_[__builtin_ctzll(bits)].link->prefetch();
   for (const std::uint64_t word : nonempty_)
-    for (std::uint64_t bits = word; bits; bits &= bits - 1)
-      __builtin_prefetch(&in_vcs_[__builtin_ctzll(bits)].buf.front());
+    for (std::uint64_t bits = word; bits; bits &= bits - 1) {
+      const InputVc& ivc = in_vcs_[__builtin_ctzll(bits)];
+      __builtin_prefetch(&ivc);
+      __builtin_prefetch(&ivc.buf.front());
+    }
 }
 
 Cycle Router::next_work_cycle(Cycle now) const {

@@ -170,7 +170,7 @@ std::vector<KeySpec> build_schema() {
                "injection and ejection channels (NI <-> router): credit return latency",
                [](RunConfig& c, V v) { c.platform.system.ni_link.credit_latency_cycles = u32(v); }),
 
-      uint_key("ni.flit_width_bits", 128, 32, 512, "bits",
+      uint_key("ni.flit_width_bits", 128, 32, 32 * kMaxFlitWords, "bits",
                "payload bits per flit (a multiple of 32)",
                [](RunConfig& c, V v) { c.platform.system.ni.flit_width_bits = u32(v); }),
       uint_key("ni.max_packet_flits", 16, 1, 65535, "flits",

@@ -234,3 +234,50 @@ TEST_CASE("cli: --vcd writes a trace and a GTKWave save file grouped by node", "
   CHECK(vs.str().find("in_occupancy") != std::string::npos);
   CHECK(gs.str().find("-node 3") != std::string::npos);
 }
+
+TEST_CASE("cli: every configuration key and result key is documented", "[cli]") {
+  const auto read = [](const std::string& path) {
+    std::ifstream in(std::string(COLLNOC_SOURCE_DIR) + "/" + path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  };
+  const std::string config_doc = read("docs/configuration.md");
+  const std::string results_doc = read("docs/results.md");
+  REQUIRE_FALSE(config_doc.empty());
+  REQUIRE_FALSE(results_doc.empty());
+  Result dump = collnoc("run --dump-config");
+  REQUIRE(dump.status == 0);
+  std::istringstream lines(dump.output);
+  std::string line;
+  std::getline(lines, line);  // header
+  while (std::getline(lines, line)) {
+    const std::string key = line.substr(0, line.find(' '));
+    if (key.empty()) continue;
+    INFO(key);
+    CHECK(config_doc.find("`" + key + "`") != std::string::npos);
+  }
+  // Every scalar result key of a synthetic and of a firmware run.
+  for (const char* extra : {"", "--set workload.kind=ping_pong"}) {
+    const std::string out = temp_path("documented.json");
+    REQUIRE(collnoc(std::string("run --set topology.k=4 --set sim.measure_cycles=300 --quiet ") +
+                    extra + " --out " + out).status == 0);
+    const auto j = read_json(out);
+    for (const auto& [group, value] : j.items()) {
+      if (group == "config" || group == "seed") continue;
+      if (!value.is_object()) {
+        INFO(group);
+        CHECK(results_doc.find("`" + group) != std::string::npos);
+        continue;
+      }
+      for (const auto& [leaf, v] : value.items()) {
+        const std::string key = group + "." + leaf;
+        INFO(key);
+        // documented whole ("latency_cycles.mean") or as a family ("`latency_cycles.mean`, `.p50`")
+        CHECK((results_doc.find("`" + key + "`") != std::string::npos ||
+               results_doc.find("`." + leaf + "`") != std::string::npos ||
+               results_doc.find(key) != std::string::npos));
+      }
+    }
+  }
+}
