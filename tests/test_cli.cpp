@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -17,13 +18,26 @@ struct Result {
   std::string output;  // stdout and stderr
 };
 
-std::string temp_path(const std::string& name) {
-  static const std::string dir = [] {
+// A scratch folder for this test process, removed when it ends.
+class ScratchDir {
+ public:
+  ScratchDir() {
     char tmpl[] = "/tmp/collnoc_test_XXXXXX";
     const char* d = mkdtemp(tmpl);
-    return std::string(d ? d : "/tmp");
-  }();
-  return dir + "/" + name;
+    path_ = d ? d : "/tmp";
+  }
+  ~ScratchDir() {
+    if (path_ != "/tmp") std::filesystem::remove_all(path_);
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+std::string temp_path(const std::string& name) {
+  static const ScratchDir dir;
+  return dir.path() + "/" + name;
 }
 
 Result collnoc(const std::string& args) {
@@ -126,6 +140,20 @@ TEST_CASE("cli: past saturation the run ends, accepts less than offered, loses n
   CHECK(j["flits"]["injected"].get<std::uint64_t>() ==
         j["flits"]["delivered"].get<std::uint64_t>() + j["flits"]["in_flight"].get<std::uint64_t>());
   CHECK(j["packets"]["queued"].get<std::uint64_t>() > 0);  // the source queues grew
+}
+
+TEST_CASE("cli: a run that stops moving exits 1 with a diagnosis and writes nothing", "[cli]") {
+  // Credits that take longer to come back than the watchdog waits: flits stop moving.
+  const std::string out = temp_path("stuck.json");
+  std::remove(out.c_str());
+  Result r = collnoc("run --set topology.k=2 --set link.credit_latency_cycles=5000 "
+                     "--set sim.watchdog_cycles=1000 --set traffic.injection_rate=0.5 "
+                     "--quiet --out " + out);
+  INFO(r.output);
+  CHECK(r.status == 1);
+  CHECK(r.output.find("deadlock") != std::string::npos);
+  CHECK(r.output.find("router") != std::string::npos);  // names the blocked buffers
+  CHECK_FALSE(std::ifstream(out).good());
 }
 
 TEST_CASE("cli: firmware workloads run and verify their data", "[cli]") {
