@@ -217,7 +217,7 @@ void NetworkInterface::inject(Cycle now) {
   ++net_.flit_moves;
   if (traced_) {
     tr_inj_valid_ = true;
-    tr_inj_packet_ = static_cast<unsigned>(h.packet_id);
+    tr_inj_packet_ = packet_tag(h.packet_id);
   }
   if (!tx_flit_.is_tail()) {
     ++tx_flit_.seq;
@@ -239,7 +239,7 @@ void NetworkInterface::eject(Cycle now) {
     if (in_window(now)) ++counters_.window_flits_delivered;
     if (traced_) {
       tr_ej_valid_ = true;
-      tr_ej_packet_ = static_cast<unsigned>(h.packet_id);
+      tr_ej_packet_ = packet_tag(h.packet_id);
     }
     const std::uint32_t first = f.seq * params_.words_per_flit();
     if (h.kind == kSyntheticKind) {

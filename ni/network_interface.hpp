@@ -135,7 +135,7 @@ class NetworkInterface : public ClockedModule {
   unsigned tx_vc_ = 0;
   std::vector<unsigned> credits_;  // router local input VC credits
   unsigned vc_ptr_ = 0;
-  std::uint64_t next_packet_ = 0;
+  std::uint64_t next_packet_ = 1;  // per-source packet number (0: no packet, in waves)
   std::vector<std::uint32_t> next_seq_out_;  // per destination
 
   // synthetic source

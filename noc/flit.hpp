@@ -35,6 +35,12 @@ struct PacketHeader {
 
 using PacketHandle = std::uint32_t;
 
+// Packet ids are (source << 40) | n, n = 1, 2, ... per source. Waves show them as one decimal
+// number that reads "source, then n": source * 1,000,000 + n (n modulo 10^6); 0 means idle.
+inline std::uint32_t packet_tag(PacketId id) {
+  return static_cast<std::uint32_t>((id >> 40) * 1000000u + (id & ((PacketId{1} << 40) - 1)) % 1000000u);
+}
+
 struct Flit {
   PacketHandle packet = 0;    // header in the PacketPool
   // Copies of the header fields every router needs, so routing does not reach for the pool.

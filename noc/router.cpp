@@ -252,7 +252,7 @@ void Router::traverse_switch(Cycle now) {
     if (!trace_.empty()) {
       PortTrace& t = trace_[r.out_port];
       t.out_valid = true;
-      t.out_packet = static_cast<unsigned>(net_.packets[f.packet].packet_id);
+      t.out_packet = packet_tag(net_.packets[f.packet].packet_id);
       t.out_vc = f.vc;
     }
     ivc.buf.pop();

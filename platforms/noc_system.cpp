@@ -123,7 +123,7 @@ void NocSystem::trace(sc_trace_file* tf, const std::vector<RouterId>& routers,
   const auto signal = [&](const char* format, const std::string& name) {
     gtkw << format << "\nSystemC." << name << "\n";
   };
-  const char* const kBit = "@28", *const kHex = "@22", *const kDec = "@24";
+  const char* const kBit = "@28", *const kDec = "@24";
   gtkw << "[*] collnoc waves: one group per node\n[timestart] 0\n";
   for (RouterId r : routers) {
     Router& router = *routers_[r];
@@ -135,7 +135,7 @@ void NocSystem::trace(sc_trace_file* tf, const std::vector<RouterId>& routers,
       label(port.substr(port.find('.') + 1));
       if (router.output_connected(p)) {
         signal(kBit, port + ".out_valid");
-        signal(kHex, port + ".out_packet[31:0]");
+        signal(kDec, port + ".out_packet[31:0]");
         signal(kDec, port + ".out_vc[7:0]");
         signal(kDec, port + ".out_credits[15:0]");
       }
@@ -147,9 +147,9 @@ void NocSystem::trace(sc_trace_file* tf, const std::vector<RouterId>& routers,
       const std::string base = ni.name();
       label(base.substr(base.find('.') + 1));
       signal(kBit, base + ".inject_valid");
-      signal(kHex, base + ".inject_packet[31:0]");
+      signal(kDec, base + ".inject_packet[31:0]");
       signal(kBit, base + ".eject_valid");
-      signal(kHex, base + ".eject_packet[31:0]");
+      signal(kDec, base + ".eject_packet[31:0]");
       signal(kDec, base + ".source_queue[15:0]");
     }
     gtkw << "@1000200\n-node " << r << "\n";

@@ -165,7 +165,10 @@ void print_summary(std::ostream& os, const RunConfig& rc, const RunOutcome& outc
                       << rc.run.seed << "\n";
   }
   line("status:") << to_string(outcome.status) << " after " << count(r, "sim.cycles")
-                  << " cycles\n";
+                  << " cycles";
+  if (outcome.status == RunStatus::ok && rc.synthetic() && !flag(r, "sim.completed"))
+    os << " (not every measured packet arrived: the load is past saturation)";
+  os << "\n";
   line("packets:") << count(r, "packets.delivered") << " delivered";
   if (rc.synthetic()) os << " (" << count(r, "packets.measured_delivered") << " measured)";
   os << "\n";
