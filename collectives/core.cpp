@@ -49,6 +49,7 @@ void Core::send(NodeId dst, const Words& data, const SendOptions& opt) {
   cmd_.peer = dst;
   cmd_.vc_class = opt.vc_class;
   cmd_.kind = opt.kind;
+  cmd_.element_type = opt.element_type;
   cmd_.received = nullptr;
   gp_.set_command(tlm::TLM_WRITE_COMMAND);
   gp_.set_address(kSendAddress);

@@ -12,6 +12,9 @@ using Words = std::vector<std::uint32_t>;
 struct SendOptions {
   std::uint8_t vc_class = 0;  // virtual network (e.g. one per collective step)
   std::uint8_t kind = 0;      // tag carried in the header
+  // What the words hold (ni/codec.hpp ElementType): int32 and doubles may be compressed by a
+  // compressing NI (doubles lossily); raw (0) never is.
+  std::uint8_t element_type = 0;
 };
 
 class MessageLayer {

@@ -1,7 +1,10 @@
 #include "ni/network_interface.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+
+#include "ni/lsb_cut_codec.hpp"
 
 namespace collnoc {
 
@@ -20,6 +23,7 @@ void validate(const NetworkInterfaceParams& p) {
   if (p.recv_overhead_cycles < 1)
     throw ParamError("ni.recv_overhead_cycles", std::to_string(p.recv_overhead_cycles),
                      "must be >= 1");
+  validate(p.compression);
 }
 
 NetworkInterface::NetworkInterface(sc_module_name name, Clock& clock, NodeId id,
@@ -30,6 +34,10 @@ NetworkInterface::NetworkInterface(sc_module_name name, Clock& clock, NodeId id,
   validate(params_);
   socket.register_b_transport(this, &NetworkInterface::b_transport);
   credits_.assign(router.vcs, router.buffer_flits);
+  policy_ = make_compression_policy(params_.compression.policy);
+  codecs_ = CodecSet(params_.compression.codec);
+  if (policy_->needs_window()) arrivals_.reset(params_.compression.congestion_window_cycles);
+  rx_wire_.resize(router.vcs);
 }
 
 void NetworkInterface::connect(Link& injection, Link& ejection) {
@@ -40,8 +48,9 @@ void NetworkInterface::connect(Link& injection, Link& ejection) {
 }
 
 void NetworkInterface::set_traffic(const TrafficParams& params, const TrafficPattern& pattern,
-                                   std::uint64_t seed) {
+                                   const PayloadGenerator& payload, std::uint64_t seed) {
   source_ = std::make_unique<SyntheticSource>(params, pattern, id_, seed);
+  payload_ = &payload;
 }
 
 void NetworkInterface::stop_traffic() {
@@ -88,6 +97,7 @@ void NetworkInterface::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay)
     m.hdr.message_words = static_cast<std::uint32_t>(m.words.size());
     m.hdr.vc_class = cmd->vc_class;
     m.hdr.kind = cmd->kind;
+    m.hdr.element_type = cmd->element_type;
     m.hdr.measured = in_window(issue);
     m.ready = issue + params_.send_overhead_cycles;
     m.packets_left = packets_for(m.hdr.message_words);
@@ -109,7 +119,7 @@ void NetworkInterface::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay)
   if (gp.is_read() && gp.get_address() == kRecvAddress) {
     cmd->found = false;
     for (auto it = delivery_queue_.begin(); it != delivery_queue_.end(); ++it) {
-      if (it->available > issue) break;  // in delivery order: later ones are later still
+      if (it->available > issue) continue;  // still being decompressed
       if (cmd->peer != kAnySource && it->src != cmd->peer) continue;
       cmd->found = true;
       cmd->source = it->src;
@@ -135,6 +145,7 @@ void NetworkInterface::generate(Cycle now) {
     m.hdr.dst = p.dst;
     m.hdr.created_cycle = created;
     m.hdr.kind = kSyntheticKind;
+    m.hdr.element_type = static_cast<std::uint8_t>(payload_->element_type());
     m.hdr.vc_class = 0;
     m.hdr.measured = in_window(created);
     m.synthetic_flits = p.flits;
@@ -152,31 +163,91 @@ void NetworkInterface::generate(Cycle now) {
   }
 }
 
+// Cuts the next packet of the head message and, if the policy says so, compresses it.
+void NetworkInterface::cut_packet(Cycle now) {
+  TxMessage& m = source_queue_.front();
+  const std::uint32_t wpf = params_.words_per_flit();
+  PacketHeader& h = tx_hdr_;
+  h = m.hdr;
+  h.packet_id = (static_cast<PacketId>(id_) << 40) | next_packet_++;
+  h.word_offset = m.next_word;
+  if (m.synthetic_flits) {
+    h.original_flits = static_cast<std::uint16_t>(m.synthetic_flits);
+    h.packet_words = static_cast<std::uint16_t>(m.synthetic_flits * wpf);
+  } else {
+    const std::uint32_t left = m.hdr.message_words - m.next_word;
+    const std::uint32_t words = std::min<std::uint32_t>(left, wpf * params_.max_packet_flits);
+    h.packet_words = static_cast<std::uint16_t>(words);
+    h.original_flits = static_cast<std::uint16_t>(words == 0 ? 1 : (words + wpf - 1) / wpf);
+  }
+  h.length_flits = h.original_flits;
+  h.last_of_message = m.packets_left == 1;
+  h.hops = 0;
+  h.compressed = false;
+  tx_plain_.resize(h.packet_words);
+  for (std::uint32_t w = 0; w < h.packet_words; ++w)
+    tx_plain_[w] = m.synthetic_flits ? payload_->word(h.packet_id, w) : m.words[h.word_offset + w];
+  compress(h, now);
+  if (!h.compressed) tx_wire_ = tx_plain_;
+  cut_ = true;
+}
+
+void NetworkInterface::compress(PacketHeader& h, Cycle now) {
+  const Codec* codec = codecs_.codec_for(static_cast<ElementType>(h.element_type));
+  if (!codec || h.packet_words == 0 || h.packet_words % codec->words_per_unit() != 0) return;
+  std::uint64_t recent = 0;
+  if (policy_->needs_window()) {
+    const Cycle window = params_.compression.congestion_window_cycles;
+    while (!arrivals_.empty() && arrivals_.front() + window <= now) arrivals_.pop();
+    recent = arrivals_.size();
+  }
+  const CompressionContext context{h.original_flits, recent, queued_packets_ - 1,
+                                   params_.compression.threshold()};
+  if (!policy_->compress(context)) return;
+
+  writer_.clear();
+  codec->encode(tx_plain_.data(), tx_plain_.size(), writer_);
+  const std::uint64_t bits = writer_.bit_count();
+  const bool modelled = params_.compression.size_mode == CompressedSize::fixed_ratio;
+  const unsigned wire_flits =
+      modelled ? static_cast<unsigned>(std::ceil(h.original_flits / params_.compression.fixed_ratio))
+               : static_cast<unsigned>((bits + params_.flit_width_bits - 1) / params_.flit_width_bits);
+  // A packet the codec does not shorten goes as it is (the encoder knows the size as it encodes).
+  if (std::max(1u, wire_flits) >= h.original_flits) return;
+  h.compressed = true;
+  h.length_flits = static_cast<std::uint16_t>(std::max(1u, wire_flits));
+  ++counters_.packets_compressed;
+  counters_.compressed_original_bits += 32ull * h.packet_words;
+  counters_.compressed_wire_bits += modelled ? 32ull * h.packet_words / params_.compression.fixed_ratio : bits;
+  counters_.codec_busy_cycles += params_.compression.codec_latency_cycles;
+  if (!codec->lossless()) {
+    scratch_.resize(tx_plain_.size());
+    BitReader reader(writer_.words(), bits);
+    codec->decode(reader, scratch_.size(), scratch_.data());
+    counters_.max_relative_error = std::max(
+        counters_.max_relative_error,
+        double_error_stats(tx_plain_.data(), scratch_.data(), scratch_.size()).max_relative_error);
+  }
+  if (modelled) {
+    // The size is the model's; the words (as the codec would deliver them) travel beside.
+    if (!codec->lossless()) tx_plain_ = scratch_;
+    tx_wire_.clear();
+  } else {
+    tx_wire_ = writer_.words();
+  }
+}
+
 void NetworkInterface::inject(Cycle now) {
-  if (!sending_) {
+  if (!cut_) {
     if (source_queue_.empty() || source_queue_.front().ready > now) return;
-    TxMessage& m = source_queue_.front();
-    // Cut the next packet.
-    const std::uint32_t wpf = params_.words_per_flit();
-    PacketHeader h = m.hdr;
-    h.packet_id = (static_cast<PacketId>(id_) << 40) | next_packet_;
-    h.word_offset = m.next_word;
-    if (m.synthetic_flits) {
-      h.length_flits = static_cast<std::uint16_t>(m.synthetic_flits);
-      h.packet_words = static_cast<std::uint16_t>(m.synthetic_flits * wpf);
-    } else {
-      const std::uint32_t left = m.hdr.message_words - m.next_word;
-      const std::uint32_t words = std::min<std::uint32_t>(left, wpf * params_.max_packet_flits);
-      h.packet_words = static_cast<std::uint16_t>(words);
-      h.length_flits = static_cast<std::uint16_t>(words == 0 ? 1 : (words + wpf - 1) / wpf);
-    }
-    h.last_of_message = m.packets_left == 1;
-    h.hops = 0;
+    cut_packet(now);
+  }
+  if (!sending_) {
     // Pick a VC of the packet's class at the router's local input (round-robin).
     const unsigned per_class = router_.vcs_per_class();
-    const unsigned base = h.vc_class * per_class;
+    const unsigned base = tx_hdr_.vc_class * per_class;
     const unsigned need =
-        router_.switching == Switching::wormhole ? 1u : static_cast<unsigned>(h.length_flits);
+        router_.switching == Switching::wormhole ? 1u : static_cast<unsigned>(tx_hdr_.length_flits);
     bool found = false;
     for (unsigned i = 0; i < per_class && !found; ++i) {
       const unsigned vc = base + (vc_ptr_ + i) % per_class;
@@ -187,44 +258,42 @@ void NetworkInterface::inject(Cycle now) {
       }
     }
     if (!found) return;
-    ++next_packet_;
-    h.injected_cycle = now;
-    tx_hdr_ = h;
+    tx_hdr_.injected_cycle = now;
     tx_flit_.packet = net_.packets.allocate();
-    net_.packets[tx_flit_.packet] = h;
-    tx_flit_.length = h.length_flits;
-    tx_flit_.dst = h.dst;
-    tx_flit_.vc_class = h.vc_class;
+    net_.packets[tx_flit_.packet] = tx_hdr_;
+    if (tx_hdr_.compressed && tx_wire_.empty())
+      net_.modelled_payloads[tx_flit_.packet] = tx_plain_;
+    tx_flit_.length = tx_hdr_.length_flits;
+    tx_flit_.dst = tx_hdr_.dst;
+    tx_flit_.vc_class = tx_hdr_.vc_class;
     tx_flit_.seq = 0;
     tx_flit_.vc = static_cast<std::uint8_t>(tx_vc_);
     sending_ = true;
     ++counters_.packets_injected;
   }
   if (credits_[tx_vc_] == 0) return;
-  // Send one flit.
-  TxMessage& m = source_queue_.front();
+  // Send one flit: its slice of the wire words.
   const std::uint32_t wpf = params_.words_per_flit();
-  const PacketHeader& h = tx_hdr_;
   const std::uint32_t first = tx_flit_.seq * wpf;
-  const std::uint32_t words = first >= h.packet_words ? 0 : std::min(wpf, h.packet_words - first);
+  const std::uint32_t total = static_cast<std::uint32_t>(tx_wire_.size());
+  const std::uint32_t words = first >= total ? 0 : std::min(wpf, total - first);
   tx_flit_.words = static_cast<std::uint8_t>(words);
-  for (std::uint32_t w = 0; w < words; ++w)
-    tx_flit_.payload[w] = m.synthetic_flits ? synthetic_word(h.packet_id, first + w)
-                                            : m.words[h.word_offset + first + w];
+  for (std::uint32_t w = 0; w < words; ++w) tx_flit_.payload[w] = tx_wire_[first + w];
   inj_->send(tx_flit_, now);
   --credits_[tx_vc_];
   ++counters_.flits_injected;
   ++net_.flit_moves;
   if (traced_) {
     tr_inj_valid_ = true;
-    tr_inj_packet_ = packet_tag(h.packet_id);
+    tr_inj_packet_ = packet_tag(tx_hdr_.packet_id);
   }
   if (!tx_flit_.is_tail()) {
     ++tx_flit_.seq;
     return;
   }
-  sending_ = false;
-  m.next_word += h.packet_words;
+  sending_ = cut_ = false;
+  TxMessage& m = source_queue_.front();
+  m.next_word += tx_hdr_.packet_words;
   --m.packets_left;
   --queued_packets_;
   if (m.packets_left == 0) source_queue_.pop_front();
@@ -237,38 +306,48 @@ void NetworkInterface::eject(Cycle now) {
     ++counters_.flits_delivered;
     ++net_.flit_moves;
     if (in_window(now)) ++counters_.window_flits_delivered;
+    if (arrivals_.capacity()) {
+      if (arrivals_.full()) arrivals_.pop();
+      arrivals_.push(now);
+    }
     if (traced_) {
       tr_ej_valid_ = true;
       tr_ej_packet_ = packet_tag(h.packet_id);
     }
-    const std::uint32_t first = f.seq * params_.words_per_flit();
-    if (h.kind == kSyntheticKind) {
-      for (unsigned w = 0; w < f.words; ++w)
-        if (f.payload[w] != synthetic_word(h.packet_id, first + w)) ++counters_.payload_errors;
+    if (!h.compressed) {
+      receive_payload(h, f.payload.data(), f.seq * params_.words_per_flit(), f.words, now);
     } else {
-      const std::uint64_t key = (static_cast<std::uint64_t>(h.src) << 32) | h.message_seq;
-      RxMessage& rx = reassembly_[key];
-      if (rx.words.size() != h.message_words) rx.words.resize(h.message_words);
-      rx.kind = h.kind;
-      for (unsigned w = 0; w < f.words; ++w) rx.words[h.word_offset + first + w] = f.payload[w];
-      rx.words_received += f.words;
-      // Packets of a message may arrive in any order (adaptive routing): it is complete when
-      // a tail brings its last missing word.
-      if (f.is_tail() && rx.words_received == h.message_words) {
-        RxMessage done = std::move(rx);
-        reassembly_.erase(key);
-        complete_message(h.src, h.message_seq, std::move(done), now);
+      // The codec's stream is gathered and decoded when the tail is in; the decompressor
+      // delivers the packet codec_latency_cycles later (the whole D is charged here, once).
+      std::vector<std::uint32_t>& wire = rx_wire_[f.vc];
+      if (f.is_head()) wire.clear();
+      wire.insert(wire.end(), f.payload.begin(), f.payload.begin() + f.words);
+      if (f.is_tail()) {
+        scratch_.resize(h.packet_words);
+        auto modelled = net_.modelled_payloads.find(f.packet);
+        if (modelled != net_.modelled_payloads.end()) {
+          scratch_ = std::move(modelled->second);
+          net_.modelled_payloads.erase(modelled);
+        } else {
+          const Codec* codec = codecs_.codec_for(static_cast<ElementType>(h.element_type));
+          BitReader reader(wire, 32ull * wire.size());
+          codec->decode(reader, scratch_.size(), scratch_.data());
+        }
+        receive_payload(h, scratch_.data(), 0, h.packet_words,
+                        now + params_.compression.codec_latency_cycles);
       }
     }
     if (f.is_tail()) {
+      const Cycle ready = h.compressed ? now + params_.compression.codec_latency_cycles : now;
       ++counters_.packets_delivered;
+      if (in_window(now)) counters_.window_app_flits_delivered += h.original_flits;
       if (h.measured) {
         ++counters_.measured_delivered;
+        counters_.measured_hops += h.hops;
+        latency_.push_back(static_cast<std::uint32_t>(ready - h.created_cycle));
+        network_latency_.push_back(static_cast<std::uint32_t>(ready - h.injected_cycle));
         if (--net_.measured_outstanding == 0 && now >= window_end_ && net_.on_workload_done)
           net_.on_workload_done();
-        counters_.measured_hops += h.hops;
-        latency_.push_back(static_cast<std::uint32_t>(now - h.created_cycle));
-        network_latency_.push_back(static_cast<std::uint32_t>(now - h.injected_cycle));
       }
       net_.packets.release(f.packet);
     }
@@ -277,18 +356,71 @@ void NetworkInterface::eject(Cycle now) {
   }
 }
 
-void NetworkInterface::complete_message(NodeId src, std::uint32_t seq, RxMessage&& m, Cycle now) {
-  if (src >= next_seq_in_.size()) next_seq_in_.resize(src + 1, 0);
+// Words [first, first + count) of packet `h`'s payload have arrived (decompressed if need be);
+// the packet will be ready for its core at `ready`.
+void NetworkInterface::receive_payload(const PacketHeader& h, const std::uint32_t* words,
+                                       std::uint32_t first, std::uint32_t count, Cycle ready) {
+  if (h.kind == kSyntheticKind) {
+    check_synthetic(h, words, first, count);
+    return;
+  }
+  const std::uint64_t key = (static_cast<std::uint64_t>(h.src) << 32) | h.message_seq;
+  RxMessage& rx = reassembly_[key];
+  if (rx.words.size() != h.message_words) rx.words.resize(h.message_words);
+  rx.kind = h.kind;
+  rx.ready = std::max(rx.ready, ready);
+  std::copy(words, words + count, rx.words.begin() + h.word_offset + first);
+  rx.words_received += count;
+  // Packets of a message may arrive in any order (adaptive routing): it is complete when the
+  // last missing word is in. (A message of no words is one packet: complete at once.)
+  if (first + count == h.packet_words && rx.words_received == h.message_words) {
+    RxMessage done = std::move(rx);
+    reassembly_.erase(key);
+    complete_message(h.src, h.message_seq, std::move(done));
+  }
+}
+
+// Synthetic payloads are regenerated here and compared: exactly, or as the codec must have
+// delivered them for a lossy one.
+void NetworkInterface::check_synthetic(const PacketHeader& h, const std::uint32_t* words,
+                                       std::uint32_t first, std::uint32_t count) {
+  const Codec* codec =
+      h.compressed ? codecs_.codec_for(static_cast<ElementType>(h.element_type)) : nullptr;
+  if (!codec || codec->lossless()) {
+    for (std::uint32_t w = 0; w < count; ++w)
+      if (words[w] != payload_->word(h.packet_id, first + w)) ++counters_.payload_errors;
+    return;
+  }
+  std::vector<std::uint32_t> expected(h.packet_words);
+  for (std::uint32_t w = 0; w < h.packet_words; ++w) expected[w] = payload_->word(h.packet_id, w);
+  writer_.clear();
+  codec->encode(expected.data(), expected.size(), writer_);
+  BitReader reader(writer_);
+  codec->decode(reader, expected.size(), expected.data());
+  for (std::uint32_t w = 0; w < count; ++w)
+    if (words[w] != expected[first + w]) ++counters_.payload_errors;
+}
+
+// A message is complete; hand it, and any later messages of its source that were waiting for
+// it, to the delivery queue: each from the cycle after it was ready, and never before the
+// source's previous message (messages of a source reach the core in send order).
+void NetworkInterface::complete_message(NodeId src, std::uint32_t seq, RxMessage&& m) {
+  if (src >= next_seq_in_.size()) {
+    next_seq_in_.resize(src + 1, 0);
+    last_delivery_.resize(src + 1, 0);
+  }
   const std::uint64_t base = static_cast<std::uint64_t>(src) << 32;
   out_of_order_.emplace(base | seq, std::move(m));
-  // Deliver every message of this source that is now in order.
+  const Cycle now = clock().now();
   for (auto it = out_of_order_.find(base | next_seq_in_[src]); it != out_of_order_.end();
        it = out_of_order_.find(base | next_seq_in_[src])) {
-    delivery_queue_.push_back(Delivered{src, it->second.kind, now + 1, std::move(it->second.words)});
+    const Cycle available = std::max(it->second.ready + 1, last_delivery_[src]);
+    last_delivery_[src] = available;
+    delivery_queue_.push_back(Delivered{src, it->second.kind, available, std::move(it->second.words)});
     out_of_order_.erase(it);
     ++next_seq_in_[src];
     ++counters_.messages_delivered;
-    delivered_.notify(clock().delay(1));
+    delivered_.notify(clock().delay(available - now));
   }
   counters_.max_delivery_queue_messages =
       std::max<std::uint64_t>(counters_.max_delivery_queue_messages, delivery_queue_.size());

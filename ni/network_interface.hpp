@@ -14,6 +14,8 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "ni/ni_protocol.hpp"
+#include "ni/compression.hpp"
+#include "ni/payload.hpp"
 #include "ni/traffic.hpp"
 #include "noc/clock.hpp"
 #include "noc/link.hpp"
@@ -22,11 +24,12 @@
 namespace collnoc {
 
 struct NetworkInterfaceParams {
-  unsigned flit_width_bits = 128;      // payload bits per flit (multiple of 32, <= 512)
+  unsigned flit_width_bits = 128;      // payload bits per flit (multiple of 32, <= 256)
   unsigned max_packet_flits = 16;      // the packetizer's longest packet
   unsigned ejection_buffer_flits = 0;  // per VC at the ejection port; 0 = router.buffer_flits
   unsigned send_overhead_cycles = 1;   // core hands a message to the NI
   unsigned recv_overhead_cycles = 1;   // NI hands a message to the core
+  CompressionParams compression;       // policy never: no codec on the path
 
   unsigned words_per_flit() const { return flit_width_bits / 32; }
   unsigned ejection_buffer(const RouterParams& router) const {
@@ -46,6 +49,14 @@ struct NiCounters {
   std::uint64_t measured_created = 0, measured_delivered = 0;
   std::uint64_t measured_hops = 0;
   std::uint64_t payload_errors = 0;  // synthetic payload words that arrived altered
+  // application flits (uncompressed size) of packets delivered in the window; the network
+  // flits are window_flits_delivered
+  std::uint64_t window_app_flits_delivered = 0;
+  // compression (at the source NI)
+  std::uint64_t packets_compressed = 0;
+  std::uint64_t compressed_original_bits = 0, compressed_wire_bits = 0;
+  std::uint64_t codec_busy_cycles = 0;
+  double max_relative_error = 0;  // LSB-cut, over finite non-zero values
   // queues
   std::uint64_t max_source_queue_packets = 0;
   std::uint64_t source_queue_packet_cycles = 0;  // integral, for the time average
@@ -65,7 +76,8 @@ class NetworkInterface : public ClockedModule {
   void connect(Link& injection, Link& ejection);
 
   // Synthetic traffic instead of a core.
-  void set_traffic(const TrafficParams& params, const TrafficPattern& pattern, std::uint64_t seed);
+  void set_traffic(const TrafficParams& params, const TrafficPattern& pattern,
+                   const PayloadGenerator& payload, std::uint64_t seed);
   void stop_traffic();
   void set_measurement_window(Cycle begin, Cycle end) { window_begin_ = begin, window_end_ = end; }
 
@@ -74,7 +86,7 @@ class NetworkInterface : public ClockedModule {
   const std::vector<std::uint32_t>& latency_samples() const { return latency_; }
   const std::vector<std::uint32_t>& network_latency_samples() const { return network_latency_; }
   std::size_t source_queue_packets() const { return queued_packets_; }
-  bool idle() const { return queued_packets_ == 0 && !sending_; }
+  bool idle() const { return queued_packets_ == 0 && !cut_; }
   void finish(Cycle now);
 
   void trace(sc_core::sc_trace_file* tf);
@@ -88,7 +100,7 @@ class NetworkInterface : public ClockedModule {
   struct TxMessage {
     PacketHeader hdr;  // message-wide fields; packet fields filled per packet
     std::vector<std::uint32_t> words;
-    unsigned synthetic_flits = 0;  // > 0: one synthetic packet, payload from hash64
+    unsigned synthetic_flits = 0;  // > 0: one synthetic packet, payload from the generator
     Cycle ready = 0;
     std::uint32_t next_word = 0;
     unsigned packets_left = 0;
@@ -97,6 +109,7 @@ class NetworkInterface : public ClockedModule {
     std::vector<std::uint32_t> words;
     std::uint32_t words_received = 0;
     std::uint8_t kind = 0;
+    Cycle ready = 0;  // latest cycle one of its packets was ready (decompressed)
   };
   struct Delivered {
     NodeId src;
@@ -110,13 +123,16 @@ class NetworkInterface : public ClockedModule {
   void generate(Cycle now);
   void inject(Cycle now);
   void eject(Cycle now);
-  void complete_message(NodeId src, std::uint32_t seq, RxMessage&& m, Cycle now);
+  void complete_message(NodeId src, std::uint32_t seq, RxMessage&& m);
+  void cut_packet(Cycle now);
+  void compress(PacketHeader& h, Cycle now);
+  void receive_payload(const PacketHeader& h, const std::uint32_t* words, std::uint32_t first,
+                       std::uint32_t count, Cycle ready);
+  void check_synthetic(const PacketHeader& h, const std::uint32_t* words, std::uint32_t first,
+                       std::uint32_t count);
   unsigned packets_for(std::uint32_t words) const;
   unsigned flits_for(std::uint32_t words) const;
   bool in_window(Cycle c) const { return c >= window_begin_ && c < window_end_; }
-  static std::uint32_t synthetic_word(PacketId id, std::uint32_t index) {
-    return static_cast<std::uint32_t>(hash64(id, index));
-  }
 
   NodeId id_;
   NetworkInterfaceParams params_;
@@ -129,8 +145,11 @@ class NetworkInterface : public ClockedModule {
   std::deque<TxMessage> source_queue_;
   std::size_t queued_packets_ = 0;
   Cycle queue_since_ = 0;
-  bool sending_ = false;
+  bool cut_ = false;             // the head packet is cut and compressed, waiting for a VC
+  bool sending_ = false;         // ... and its flits are being injected
   PacketHeader tx_hdr_;          // the packet being sent
+  std::vector<std::uint32_t> tx_plain_;  // its words, uncompressed
+  std::vector<std::uint32_t> tx_wire_;   // what its flits carry (the codec's stream if compressed)
   Flit tx_flit_;
   unsigned tx_vc_ = 0;
   std::vector<unsigned> credits_;  // router local input VC credits
@@ -138,11 +157,21 @@ class NetworkInterface : public ClockedModule {
   std::uint64_t next_packet_ = 1;  // per-source packet number (0: no packet, in waves)
   std::vector<std::uint32_t> next_seq_out_;  // per destination
 
+  // compression
+  std::unique_ptr<CompressionPolicy> policy_;
+  CodecSet codecs_;
+  BitWriter writer_;
+  std::vector<std::uint32_t> scratch_;
+  Ring<Cycle> arrivals_;  // cycles of the flits received in the congestion window (selective)
+
   // synthetic source
   std::unique_ptr<SyntheticSource> source_;
+  const PayloadGenerator* payload_ = nullptr;
   Cycle window_begin_ = 0, window_end_ = kNever;
 
   // ejection
+  std::vector<std::vector<std::uint32_t>> rx_wire_;  // per VC: compressed packet being received
+  std::vector<Cycle> last_delivery_;               // per source: keeps delivery in order
   std::map<std::uint64_t, RxMessage> reassembly_;  // key: src << 32 | message seq
   std::vector<std::uint32_t> next_seq_in_;         // per source, next to deliver
   std::map<std::uint64_t, RxMessage> out_of_order_;

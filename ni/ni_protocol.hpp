@@ -26,6 +26,7 @@ struct NiCommand : tlm::tlm_extension<NiCommand> {
   NodeId peer = 0;                 // send: destination; recv: source or kAnySource
   std::uint8_t vc_class = 0;       // send: virtual network
   std::uint8_t kind = 0;           // send: user tag carried in the header (0 = data)
+  std::uint8_t element_type = 0;   // send: what the words hold (ElementType; 0 = raw)
   // recv results
   bool found = false;
   NodeId source = 0;

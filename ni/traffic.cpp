@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ni/payload.hpp"
+
 namespace collnoc {
 
 namespace {
@@ -173,6 +175,7 @@ void validate(const TrafficParams& p, const Topology& topo) {
       throw ParamError("traffic.hotspot_nodes", std::to_string(n),
                        "must be < " + std::to_string(topo.num_endpoints()) + " (node count)");
   make_traffic_pattern(topo, p);  // the pattern must fit the topology
+  make_payload_generator(p.payload);  // a known generator, or a readable file
 }
 
 SyntheticSource::SyntheticSource(const TrafficParams& params, const TrafficPattern& pattern,

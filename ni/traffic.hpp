@@ -21,6 +21,7 @@ struct TrafficParams {
   double hotspot_fraction = 0.2;    // hotspot: share of packets sent to a hotspot node
   std::vector<NodeId> hotspot_nodes{0};
   unsigned vc_class = 0;            // virtual network the synthetic packets use
+  std::string payload = "random";   // payload generator (ni/payload.hpp) or file:PATH:TYPE
 
   bool variable_length() const { return packet_flits_min > 0 && packet_flits_max > 0; }
   double mean_packet_flits() const {

@@ -29,8 +29,11 @@ struct PacketHeader {
   std::uint16_t hops = 0;           // router-to-router links traversed by the head
   std::uint8_t vc_class = 0;        // virtual network the packet travels in
   std::uint8_t kind = 0;            // owner-defined (message layer: 0 = data)
+  std::uint8_t element_type = 0;    // what the payload words hold (ni/codec.hpp ElementType)
   bool measured = false;            // created inside the measurement window
   bool last_of_message = false;
+  bool compressed = false;          // the flits carry the codec's stream, not the words
+  std::uint16_t original_flits = 1; // flits the packet would take uncompressed
 };
 
 using PacketHandle = std::uint32_t;

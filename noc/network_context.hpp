@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <unordered_map>
 #include <vector>
 
 #include "noc/allocator.hpp"
@@ -30,6 +31,9 @@ struct NetworkContext {
   // packet delivered after the measurement window); run control uses it to stop on the cycle.
   std::function<void()> on_workload_done;
   RouterScratch scratch;
+  // Payloads of packets whose size is modelled (ni.compression.size_mode = fixed_ratio): the
+  // flits are counted, the words travel here, from the source NI to the destination NI.
+  std::unordered_map<PacketHandle, std::vector<std::uint32_t>> modelled_payloads;
 };
 
 }  // namespace collnoc

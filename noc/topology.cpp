@@ -1,7 +1,11 @@
 #include "noc/topology.hpp"
 
+#include <algorithm>
 #include <deque>
+#include <set>
 #include <string>
+
+#include "noc/random.hpp"
 
 namespace collnoc {
 
@@ -94,6 +98,89 @@ unsigned KaryNCube::distance(RouterId a, RouterId b) const {
     hops += delta;
   }
   return hops;
+}
+
+namespace {
+
+bool connected(unsigned n, const std::vector<std::pair<unsigned, unsigned>>& edges) {
+  std::vector<std::vector<unsigned>> adj(n);
+  for (const auto& [a, b] : edges) {
+    adj[a].push_back(b);
+    adj[b].push_back(a);
+  }
+  std::vector<bool> seen(n, false);
+  std::vector<unsigned> stack{0};
+  seen[0] = true;
+  unsigned count = 1;
+  while (!stack.empty()) {
+    const unsigned r = stack.back();
+    stack.pop_back();
+    for (unsigned q : adj[r])
+      if (!seen[q]) seen[q] = true, ++count, stack.push_back(q);
+  }
+  return count == n;
+}
+
+}  // namespace
+
+RandomRegularGraph::RandomRegularGraph(unsigned nodes, unsigned degree, std::uint64_t seed,
+                                       unsigned endpoints_per_router)
+    : degree_(degree) {
+  if (nodes < 3 || nodes > (1u << 16))
+    throw ParamError("topology.nodes", std::to_string(nodes), "must be in 3..65536");
+  if (degree < 2 || degree >= nodes)
+    throw ParamError("topology.degree", std::to_string(degree),
+                     "must be in 2.." + std::to_string(nodes - 1) + " (topology.nodes - 1)");
+  if ((static_cast<std::uint64_t>(nodes) * degree) % 2)
+    throw ParamError("topology.degree", std::to_string(degree),
+                     "nodes x degree must be even (every link has two ends)");
+  // Circulant start.
+  std::vector<std::pair<unsigned, unsigned>> edges;
+  std::set<std::pair<unsigned, unsigned>> present;
+  const auto add = [&](unsigned a, unsigned b) {
+    const auto e = std::minmax(a, b);
+    if (present.insert({e.first, e.second}).second) edges.emplace_back(e.first, e.second);
+  };
+  for (unsigned i = 0; i < nodes; ++i)
+    for (unsigned j = 1; j <= degree / 2; ++j) add(i, (i + j) % nodes);
+  if (degree % 2)
+    for (unsigned i = 0; i < nodes / 2; ++i) add(i, i + nodes / 2);
+  // Degree-preserving swaps: (a,b),(c,d) -> (a,d),(c,b) when that keeps the graph simple.
+  Rng rng(hash64(seed, 0x70901097ull));
+  const std::size_t swaps = 10 * edges.size();
+  for (int attempt = 0;; ++attempt) {
+    for (std::size_t s = 0; s < swaps; ++s) {
+      const std::size_t i = rng.below(edges.size()), j = rng.below(edges.size());
+      if (i == j) continue;
+      auto [a, b] = edges[i];
+      auto [c, d] = edges[j];
+      if (rng.below(2)) std::swap(c, d);
+      if (a == d || c == b) continue;
+      const auto e1 = std::minmax(a, d), e2 = std::minmax(c, b);
+      if (present.count({e1.first, e1.second}) || present.count({e2.first, e2.second})) continue;
+      present.erase(edges[i]);
+      present.erase(edges[j]);
+      edges[i] = {e1.first, e1.second};
+      edges[j] = {e2.first, e2.second};
+      present.insert(edges[i]);
+      present.insert(edges[j]);
+    }
+    if (connected(nodes, edges)) break;
+    if (attempt == 100)
+      throw ParamError("topology.degree", std::to_string(degree), "no connected graph found");
+  }
+  std::sort(edges.begin(), edges.end());
+  init(nodes, degree, endpoints_per_router);
+  std::vector<unsigned> next_port(nodes, 0);
+  for (const auto& [a, b] : edges) {
+    const unsigned pa = next_port[a]++, pb = next_port[b]++;
+    connect(a, pa, b, pb);
+    connect(b, pb, a, pa);
+  }
+}
+
+std::string RandomRegularGraph::describe() const {
+  return std::to_string(num_routers()) + "-node random graph of degree " + std::to_string(degree_);
 }
 
 }  // namespace collnoc

@@ -70,7 +70,8 @@ void NocSystem::attach_traffic(const TrafficParams& traffic, std::uint64_t seed)
                       traffic.variable_length() ? "traffic.packet_flits_max" : "traffic.packet_flits");
   traffic_ = traffic;
   pattern_ = make_traffic_pattern(*topology_, traffic_);
-  for (auto& ni : nis_) ni->set_traffic(traffic_, *pattern_, seed);
+  payload_ = make_payload_generator(traffic_.payload);
+  for (auto& ni : nis_) ni->set_traffic(traffic_, *pattern_, *payload_, seed);
 }
 
 void NocSystem::attach_firmware(Firmware& program) {

@@ -79,6 +79,7 @@ class NocSystem : public sc_core::sc_module {
   std::size_t cores_finished_ = 0;
   TrafficParams traffic_;
   std::unique_ptr<TrafficPattern> pattern_;
+  std::unique_ptr<PayloadGenerator> payload_;
 };
 
 }  // namespace collnoc

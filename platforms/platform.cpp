@@ -25,6 +25,11 @@ const std::vector<TopologyEntry>& topologies() {
        [](const TopologyParams& p) {
          return std::make_unique<KaryNCube>(expand_k(p), true, p.endpoints_per_router);
        }},
+      {"random", "connected random regular graph (topology.nodes, topology.degree, topology.seed)",
+       [](const TopologyParams& p) {
+         return std::make_unique<RandomRegularGraph>(p.nodes, p.degree, p.seed,
+                                                     p.endpoints_per_router);
+       }},
   };
   return table;
 }
@@ -39,7 +44,14 @@ const std::vector<PlatformEntry>& platforms() {
        [](const PlatformParams& p) {
          if (p.topology.kind != "mesh" && p.topology.kind != "torus")
            throw ParamError("topology.kind", p.topology.kind,
-                            "platform kary_ncube needs mesh or torus");
+                            "platform kary_ncube needs mesh or torus (irregular graphs: "
+                            "platform = irregular)");
+         return std::make_unique<NocSystem>("system", make_topology(p.topology), p.system);
+       }},
+      {"irregular", "irregular graph of routers (topology.kind = random), one NI and core each",
+       [](const PlatformParams& p) {
+         if (p.topology.kind != "random")
+           throw ParamError("topology.kind", p.topology.kind, "platform irregular needs random");
          return std::make_unique<NocSystem>("system", make_topology(p.topology), p.system);
        }},
   };

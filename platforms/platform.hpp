@@ -14,6 +14,9 @@ struct TopologyParams {
   std::vector<unsigned> k{8};       // routers per dimension; one value applies to every dimension
   unsigned n = 2;                   // dimensions
   unsigned endpoints_per_router = 1;
+  unsigned nodes = 64;              // random: routers
+  unsigned degree = 4;              // random: network ports per router
+  std::uint64_t seed = 1;           // random: which graph
 };
 
 struct PlatformParams {

@@ -7,6 +7,9 @@
 #include <yaml-cpp/yaml.h>
 
 #include "collectives/firmware.hpp"
+#include "ni/codec.hpp"
+#include "ni/compression.hpp"
+#include "ni/payload.hpp"
 #include "ni/traffic.hpp"
 #include "noc/allocator.hpp"
 #include "noc/routing.hpp"
@@ -40,6 +43,10 @@ int list_command() {
   list_table(os, "\nswitch allocators (router.switch_allocator):", switch_allocators());
   list_table(os, "\ntraffic patterns (traffic.pattern, with workload.kind = synthetic):",
              traffic_patterns());
+  list_table(os, "\npayload generators (traffic.payload; or file:PATH:int32|double):",
+             payload_generators());
+  list_table(os, "\ncompression policies (ni.compression.policy):", compression_policies());
+  list_table(os, "\ncodecs (by element type: fpc for int32, lsb_cut for doubles):", codecs());
   struct Workload {
     const char* name;
     const char* description;
@@ -98,6 +105,9 @@ int cli_main(int argc, char** argv) {
       "list", "name every platform, topology, routing function, allocator, traffic pattern "
               "and workload");
 
+  AnalyzeOptions analyze;
+  CLI::App* analyze_cmd = add_analyze_command(app, analyze);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -110,6 +120,7 @@ int cli_main(int argc, char** argv) {
     if (run_cmd->parsed()) return run_command(run);
     if (sweep_cmd->parsed()) return sweep_command(sweep);
     if (list_cmd->parsed()) return list_command();
+    if (analyze_cmd->parsed()) return analyze_command(analyze);
     return kExitBadInput;
   } catch (const ParamError& e) {
     std::cerr << "collnoc: error: " << e.what() << "\n";

@@ -1,8 +1,12 @@
-// The `collnoc` command line: run, sweep and list. Every command returns its exit status up to
-// sc_main; nothing below calls exit().
+// The `collnoc` command line: run, sweep, list and analyze. Every command returns its exit status
+// up to sc_main; nothing below calls exit().
 #pragma once
 #include <string>
 #include <vector>
+
+namespace CLI {
+class App;
+}
 
 namespace collnoc {
 
@@ -36,6 +40,28 @@ struct SweepOptions {
   std::string out_path = "sweep.csv";
   bool quiet = false;
 };
+
+// `collnoc analyze codec` and `collnoc analyze zero-load` (sc_main/analyze.cpp): offline studies
+// of the NI's compression, no simulation.
+struct AnalyzeOptions {
+  enum class Command { none, codec, zero_load } command = Command::none;
+  bool json = false;
+  // analyze codec: run a binary dump through a codec
+  std::string codec;  // fpc | lsb_cut
+  long long lsb_cut_bits = 28;
+  std::string element_type;  // int32 | double | complex
+  std::string file;
+  // analyze zero-load: the SPEC 2.4 model (signed, so that a negative value is refused by name)
+  long long hops = 6;
+  long long switch_cycles = 4;
+  long long link_cycles = 1;
+  long long codec_latency_cycles = 100;
+  double ratio = 2.0;
+};
+
+// Declares `analyze` and its two commands on `app`, filling `options`; returns the `analyze` app.
+CLI::App* add_analyze_command(CLI::App& app, AnalyzeOptions& options);
+int analyze_command(const AnalyzeOptions& options);
 
 int run_command(const RunOptions& options);
 int sweep_command(const SweepOptions& options);

@@ -133,6 +133,12 @@ std::vector<KeySpec> build_schema() {
                [](RunConfig& c, V v) { c.platform.topology.k = list<unsigned>(v); }),
       uint_key("topology.n", 2, 1, 8, "dimensions", "number of dimensions",
                [](RunConfig& c, V v) { c.platform.topology.n = u32(v); }),
+      uint_key("topology.nodes", 64, 3, 65536, "routers", "random: number of routers",
+               [](RunConfig& c, V v) { c.platform.topology.nodes = u32(v); }),
+      uint_key("topology.degree", 4, 2, 64, "ports", "random: network ports (neighbours) per router",
+               [](RunConfig& c, V v) { c.platform.topology.degree = u32(v); }),
+      uint_key("topology.seed", 1, 0, kU64Max, "-", "random: which graph is drawn",
+               [](RunConfig& c, V v) { c.platform.topology.seed = u64(v); }),
 
       uint_key("router.vcs", 4, 1, 32, "VCs", "virtual channels per input port",
                [](RunConfig& c, V v) { c.platform.system.router.vcs = u32(v); }),
@@ -185,6 +191,37 @@ std::vector<KeySpec> build_schema() {
       uint_key("ni.recv_overhead_cycles", 1, 1, kU32Max, "cycles",
                "NI hands a received message to its core",
                [](RunConfig& c, V v) { c.platform.system.ni.recv_overhead_cycles = u32(v); }),
+      enum_key("ni.compression.policy", "never",
+               "when the NI compresses a packet's payload (by its element type)",
+               [] { return names_of(compression_policies()); },
+               [](RunConfig& c, V v) { c.platform.system.ni.compression.policy = text(v); }),
+      enum_key("ni.compression.size_mode", "real",
+               "real: size from the codec's bits; fixed_ratio: every compressed packet shrinks "
+               "by ni.fixed_ratio",
+               [] { return std::vector<std::string>{"real", "fixed_ratio"}; },
+               [](RunConfig& c, V v) {
+                 c.platform.system.ni.compression.size_mode =
+                     text(v) == "real" ? CompressedSize::real : CompressedSize::fixed_ratio;
+               }),
+      real_key("ni.fixed_ratio", 2.0, 1.0, 1e9, true, "-",
+               "fixed_ratio size mode, and C of the break-even model (must be > 1)",
+               [](RunConfig& c, V v) { c.platform.system.ni.compression.fixed_ratio = real(v); }),
+      uint_key("ni.codec_latency_cycles", 100, 0, kU32Max, "cycles",
+               "compression + decompression latency D, charged once per compressed packet",
+               [](RunConfig& c, V v) {
+                 c.platform.system.ni.compression.codec_latency_cycles = u32(v);
+               }),
+      uint_key("ni.congestion_window_cycles", 1000, 1, kU32Max, "cycles",
+               "selective policy: the window over which received flits (N) are counted",
+               [](RunConfig& c, V v) {
+                 c.platform.system.ni.compression.congestion_window_cycles = u32(v);
+               }),
+      uint_key("ni.compression.threshold_flits", 0, 0, kU32Max, "flits",
+               "selective policy: L_th; 0 = break-even length of the zero-load model",
+               [](RunConfig& c, V v) { c.platform.system.ni.compression.threshold_flits = u32(v); }),
+      uint_key("ni.lsb_cut_bits", 28, 1, 52, "bits",
+               "LSB-cut: low bits dropped from each double",
+               [](RunConfig& c, V v) { c.platform.system.ni.compression.codec.lsb_cut_bits = u32(v); }),
       uint_key("core.quantum_cycles", 1000, 0, kU64Max, "cycles",
                "how far a core's firmware may run ahead of simulated time",
                [](RunConfig& c, V v) { c.platform.system.core.quantum_cycles = u64(v); }),
@@ -196,6 +233,10 @@ std::vector<KeySpec> build_schema() {
       enum_key("traffic.pattern", "uniform", "synthetic traffic: destination pattern",
                [] { return names_of(traffic_patterns()); },
                [](RunConfig& c, V v) { c.traffic.pattern = text(v); }),
+      enum_key("traffic.payload", "random",
+               "synthetic traffic: payload generator (random, random_ints, small_ints, "
+               "sorted_keys, smooth_doubles, random_doubles) or file:PATH:int32|double",
+               nullptr, [](RunConfig& c, V v) { c.traffic.payload = text(v); }),
       real_key("traffic.injection_rate", 0.1, 0.0, 1.0, false, "flits/node/cycle",
                "synthetic traffic: offered load (Bernoulli packet arrivals)",
                [](RunConfig& c, V v) { c.traffic.injection_rate = real(v); }),

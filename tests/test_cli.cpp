@@ -11,45 +11,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_support.hpp"
+
 namespace {
 
-struct Result {
-  int status;
-  std::string output;  // stdout and stderr
-};
-
-// A scratch folder for this test process, removed when it ends.
-class ScratchDir {
- public:
-  ScratchDir() {
-    char tmpl[] = "/tmp/collnoc_test_XXXXXX";
-    const char* d = mkdtemp(tmpl);
-    path_ = d ? d : "/tmp";
-  }
-  ~ScratchDir() {
-    if (path_ != "/tmp") std::filesystem::remove_all(path_);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
-std::string temp_path(const std::string& name) {
-  static const ScratchDir dir;
-  return dir.path() + "/" + name;
-}
-
-Result collnoc(const std::string& args) {
-  const std::string cmd = std::string(COLLNOC_BINARY) + " " + args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string out;
-  char buf[4096];
-  while (std::size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
-  const int raw = pclose(pipe);
-  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, out};
-}
+using collnoc::test::Result;
+using collnoc::test::temp_path;
+using collnoc::test::run_collnoc;
 
 nlohmann::json read_json(const std::string& path) {
   std::ifstream in(path);
@@ -76,7 +44,7 @@ const std::string kSmall =
 
 TEST_CASE("cli: the default run succeeds and writes the documented keys", "[cli]") {
   const std::string out = temp_path("default.json");
-  Result r = collnoc("run --out " + out);
+  Result r = run_collnoc("run --out " + out);
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK(r.output.find(out) != std::string::npos);  // says where the JSON went
@@ -102,9 +70,9 @@ TEST_CASE("cli: same config and seed give identical results", "[cli]") {
   const std::string a = temp_path("det_a.json"), b = temp_path("det_b.json"),
                     c = temp_path("det_c.json");
   const std::string args = "run " + kSmall + " --set traffic.injection_rate=0.3 --set seed=5";
-  REQUIRE(collnoc(args + " --out " + a).status == 0);
-  REQUIRE(collnoc(args + " --out " + b).status == 0);
-  REQUIRE(collnoc(args + " --set seed=6 --out " + c).status == 0);
+  REQUIRE(run_collnoc(args + " --out " + a).status == 0);
+  REQUIRE(run_collnoc(args + " --out " + b).status == 0);
+  REQUIRE(run_collnoc(args + " --set seed=6 --out " + c).status == 0);
   CHECK(without_wall_time(read_json(a)) == without_wall_time(read_json(b)));
   CHECK(without_wall_time(read_json(a))["latency_cycles"] !=
         without_wall_time(read_json(c))["latency_cycles"]);
@@ -113,12 +81,15 @@ TEST_CASE("cli: same config and seed give identical results", "[cli]") {
 TEST_CASE("cli: sleeping idle blocks gives the results of evaluating every cycle", "[cli]") {
   for (const char* extra : {"--set traffic.injection_rate=0.02",
                             "--set traffic.injection_rate=0.4 --set topology.kind=torus",
-                            "--set workload.kind=all_pairs --set workload.message_words=40"}) {
+                            "--set workload.kind=all_pairs --set workload.message_words=40",
+                            "--set ni.compression.policy=selective --set traffic.payload=small_ints "
+                            "--set ni.codec_latency_cycles=20 --set traffic.injection_rate=0.2 "
+                            "--set ni.congestion_window_cycles=50"}) {
     INFO(extra);
     const std::string a = temp_path("lazy.json"), b = temp_path("eager.json");
     const std::string args = std::string("run ") + kSmall + " " + extra;
-    REQUIRE(collnoc(args + " --set sim.activity_driven=true --out " + a).status == 0);
-    REQUIRE(collnoc(args + " --set sim.activity_driven=false --out " + b).status == 0);
+    REQUIRE(run_collnoc(args + " --set sim.activity_driven=true --out " + a).status == 0);
+    REQUIRE(run_collnoc(args + " --set sim.activity_driven=false --out " + b).status == 0);
     auto ja = without_wall_time(read_json(a)), jb = without_wall_time(read_json(b));
     ja.erase("config");
     jb.erase("config");
@@ -128,7 +99,7 @@ TEST_CASE("cli: sleeping idle blocks gives the results of evaluating every cycle
 
 TEST_CASE("cli: past saturation the run ends, accepts less than offered, loses nothing", "[cli]") {
   const std::string out = temp_path("saturated.json");
-  Result r = collnoc("run --set traffic.injection_rate=0.8 --set sim.warmup_cycles=1000 "
+  Result r = run_collnoc("run --set traffic.injection_rate=0.8 --set sim.warmup_cycles=1000 "
                      "--set sim.measure_cycles=3000 --set sim.max_cycles=6000 --quiet --out " + out);
   INFO(r.output);
   REQUIRE(r.status == 0);
@@ -146,7 +117,7 @@ TEST_CASE("cli: a run that stops moving exits 1 with a diagnosis and writes noth
   // Credits that take longer to come back than the watchdog waits: flits stop moving.
   const std::string out = temp_path("stuck.json");
   std::remove(out.c_str());
-  Result r = collnoc("run --set topology.k=2 --set link.credit_latency_cycles=5000 "
+  Result r = run_collnoc("run --set topology.k=2 --set link.credit_latency_cycles=5000 "
                      "--set sim.watchdog_cycles=1000 --set traffic.injection_rate=0.5 "
                      "--quiet --out " + out);
   INFO(r.output);
@@ -160,7 +131,7 @@ TEST_CASE("cli: firmware workloads run and verify their data", "[cli]") {
   const std::string out = temp_path("fw.json");
   for (const char* kind : {"ping_pong", "all_pairs"}) {
     INFO(kind);
-    Result r = collnoc(std::string("run --set workload.kind=") + kind +
+    Result r = run_collnoc(std::string("run --set workload.kind=") + kind +
                        " --set topology.k=4 --set workload.iterations=2 --quiet --out " + out);
     INFO(r.output);
     REQUIRE(r.status == 0);
@@ -199,7 +170,7 @@ TEST_CASE("cli: bad input is refused with exit 2, naming key and value", "[cli]"
     INFO(c.args);
     const std::string out = temp_path("must_not_exist.json");
     std::remove(out.c_str());
-    Result r = collnoc(c.args + " --out " + out);
+    Result r = run_collnoc(c.args + " --out " + out);
     INFO(r.output);
     CHECK(r.status == 2);
     CHECK(r.output.find(c.must_mention) != std::string::npos);
@@ -208,7 +179,7 @@ TEST_CASE("cli: bad input is refused with exit 2, naming key and value", "[cli]"
 }
 
 TEST_CASE("cli: list, dump-config and sweep", "[cli]") {
-  Result list = collnoc("list");
+  Result list = run_collnoc("list");
   REQUIRE(list.status == 0);
   for (const char* name : {"mesh", "torus", "dor", "adaptive", "round_robin", "uniform",
                            "transpose", "bit_reversal", "bit_complement", "shuffle", "tornado",
@@ -216,7 +187,7 @@ TEST_CASE("cli: list, dump-config and sweep", "[cli]") {
     INFO(name);
     CHECK(list.output.find(name) != std::string::npos);
   }
-  Result dump = collnoc("run --dump-config");
+  Result dump = run_collnoc("run --dump-config");
   REQUIRE(dump.status == 0);
   for (const char* key : {"topology.kind", "topology.k", "topology.n", "router.vcs",
                           "router.buffer_flits", "router.hop_latency_cycles", "router.switching",
@@ -228,7 +199,7 @@ TEST_CASE("cli: list, dump-config and sweep", "[cli]") {
   }
   const std::string cfg = temp_path("sweep.yaml"), csv = temp_path("sweep.csv");
   write_file(cfg, "topology:\n  k: 4\nsim:\n  warmup_cycles: 200\n  measure_cycles: 1000\n");
-  Result sweep = collnoc("sweep " + cfg + " --param traffic.injection_rate --values 0.05,0.1,0.2 "
+  Result sweep = run_collnoc("sweep " + cfg + " --param traffic.injection_rate --values 0.05,0.1,0.2 "
                          "--jobs 2 --out " + csv);
   INFO(sweep.output);
   REQUIRE(sweep.status == 0);
@@ -247,7 +218,7 @@ TEST_CASE("cli: list, dump-config and sweep", "[cli]") {
 
 TEST_CASE("cli: --vcd writes a trace and a GTKWave save file grouped by node", "[cli]") {
   const std::string vcd = temp_path("trace.vcd");
-  Result r = collnoc("run --set topology.k=2 --set sim.warmup_cycles=10 --set sim.measure_cycles=200 "
+  Result r = run_collnoc("run --set topology.k=2 --set sim.warmup_cycles=10 --set sim.measure_cycles=200 "
                      "--set traffic.injection_rate=0.3 --quiet --out " + temp_path("t.json") +
                      " --vcd " + vcd);
   INFO(r.output);
@@ -274,7 +245,7 @@ TEST_CASE("cli: every configuration key and result key is documented", "[cli]") 
   const std::string results_doc = read("docs/results.md");
   REQUIRE_FALSE(config_doc.empty());
   REQUIRE_FALSE(results_doc.empty());
-  Result dump = collnoc("run --dump-config");
+  Result dump = run_collnoc("run --dump-config");
   REQUIRE(dump.status == 0);
   std::istringstream lines(dump.output);
   std::string line;
@@ -288,7 +259,7 @@ TEST_CASE("cli: every configuration key and result key is documented", "[cli]") 
   // Every scalar result key of a synthetic and of a firmware run.
   for (const char* extra : {"", "--set workload.kind=ping_pong"}) {
     const std::string out = temp_path("documented.json");
-    REQUIRE(collnoc(std::string("run --set topology.k=4 --set sim.measure_cycles=300 --quiet ") +
+    REQUIRE(run_collnoc(std::string("run --set topology.k=4 --set sim.measure_cycles=300 --quiet ") +
                     extra + " --out " + out).status == 0);
     const auto j = read_json(out);
     for (const auto& [group, value] : j.items()) {

@@ -184,3 +184,84 @@ TEST_CASE("k-ary n-cube wiring: ports pair up, tori wrap, k = 2 tori have two li
   CHECK(m.distance(0, 8) == 4);
   CHECK(KaryNCube({8, 8}, true).distance(0, 63) == 2);
 }
+
+TEST_CASE("random regular graphs: exact degree, simple, connected, reproducible", "[routing]") {
+  for (auto [n, d] : std::vector<std::pair<unsigned, unsigned>>{{16, 3}, {64, 4}, {30, 6}, {9, 2}}) {
+    INFO(n << " nodes, degree " << d);
+    RandomRegularGraph g(n, d, 7);
+    REQUIRE(g.num_routers() == n);
+    REQUIRE(g.network_ports() == d);
+    for (RouterId r = 0; r < n; ++r) {
+      std::set<RouterId> neighbours;
+      for (unsigned p = 0; p < d; ++p) {
+        const PortPeer& q = g.peer(r, p);
+        REQUIRE(q.connected());
+        CHECK(q.router != r);                  // no self-loops
+        CHECK(g.peer(q.router, q.port).router == r);  // links pair up
+        neighbours.insert(q.router);
+      }
+      CHECK(neighbours.size() == d);  // no parallel links
+      CHECK(g.distance(0, r) != ~0u);  // connected
+    }
+    RandomRegularGraph again(n, d, 7), other(n, d, 8);
+    bool same = true, differs = false;
+    for (RouterId r = 0; r < n; ++r)
+      for (unsigned p = 0; p < d; ++p) {
+        same = same && again.peer(r, p).router == g.peer(r, p).router;
+        differs = differs || other.peer(r, p).router != g.peer(r, p).router;
+      }
+    CHECK(same);
+    if (n > 9) CHECK(differs);
+  }
+  CHECK_THROWS_AS(RandomRegularGraph(15, 3, 1), ParamError);  // odd number of link ends
+  CHECK_THROWS_AS(RandomRegularGraph(8, 8, 1), ParamError);
+  CHECK_THROWS_AS(RandomRegularGraph(8, 1, 1), ParamError);
+}
+
+TEST_CASE("Up*/Down* routing: legal shortest paths and an acyclic channel graph", "[routing]") {
+  for (auto [n, d] : std::vector<std::pair<unsigned, unsigned>>{{16, 3}, {64, 4}, {30, 6}}) {
+    INFO(n << " nodes, degree " << d);
+    RandomRegularGraph g(n, d, 3);
+    UpDownRouting rf(g, 1);
+    Graph cdg;
+    for (NodeId s = 0; s < n; ++s)
+      for (NodeId t = 0; t < n; ++t) {
+        PacketHeader hdr;
+        // Follow every candidate: each path must be legal (no up after down), end at t, and
+        // be as short as the shortest legal path.
+        struct State {
+          RouterId router;
+          unsigned in_port, hops;
+          bool went_down;
+          Channel prev;
+          bool has_prev;
+        };
+        std::vector<State> stack{{s, g.local_port_of(s), 0, false, {}, false}};
+        while (!stack.empty()) {
+          const State st = stack.back();
+          stack.pop_back();
+          RouteResult res;
+          rf.route(RouteRequest{st.router, st.in_port, 0, t, hdr}, res);
+          REQUIRE(res.size() > 0);
+          for (unsigned c = 0; c < res.size(); ++c) {
+            const Channel ch{st.router, res[c].port, 0};
+            if (st.has_prev) cdg[st.prev].insert(ch);
+            if (g.is_local_port(res[c].port)) {
+              REQUIRE(st.router == t);
+              CHECK(st.hops == rf.legal_distance(s, t));
+              continue;
+            }
+            const bool up = rf.up(st.router, res[c].port);
+            REQUIRE_FALSE((up && st.went_down));
+            REQUIRE(st.hops < n);
+            const PortPeer& q = g.peer(st.router, res[c].port);
+            stack.push_back({q.router, q.port, st.hops + 1, st.went_down || !up, ch, true});
+          }
+        }
+      }
+    CHECK_FALSE(has_cycle(cdg));
+  }
+  // A mesh works too (any connected topology).
+  KaryNCube mesh({4, 4}, false);
+  CHECK_NOTHROW(make_routing("updown", mesh, 1));
+}

@@ -1,0 +1,77 @@
+#include "ni/codec.hpp"
+
+#include <stdexcept>
+
+#include "ni/fpc_codec.hpp"
+#include "ni/lsb_cut_codec.hpp"
+
+namespace collnoc {
+
+const char* to_string(ElementType type) {
+  switch (type) {
+    case ElementType::raw: return "raw";
+    case ElementType::int32: return "int32";
+    case ElementType::float64: return "float64";
+    case ElementType::complex64: return "complex64";
+  }
+  return "?";
+}
+
+ElementType element_type_from_string(const std::string& name, const std::string& key) {
+  if (name == "raw") return ElementType::raw;
+  if (name == "int32") return ElementType::int32;
+  if (name == "float64" || name == "double") return ElementType::float64;
+  if (name == "complex64" || name == "complex") return ElementType::complex64;
+  throw ParamError(key, name, "one of: raw int32 float64 (or double) complex64 (or complex)");
+}
+
+void validate(const CodecParams& params) {
+  // b = 0 would send the double whole (no codec); b > 52 would cut into the exponent.
+  if (params.lsb_cut_bits < 1 || params.lsb_cut_bits > 52)
+    throw ParamError("ni.lsb_cut_bits", std::to_string(params.lsb_cut_bits),
+                     "must be 1..52 (low mantissa bits cut from each double)");
+}
+
+void Codec::check_count(std::size_t count) const {
+  if (count % words_per_unit() != 0)
+    throw std::invalid_argument(std::string(name()) + ": " + std::to_string(count) +
+                                " words is not a multiple of " +
+                                std::to_string(words_per_unit()) + " (whole elements only)");
+}
+
+const std::vector<CodecEntry>& codecs() {
+  static const std::vector<CodecEntry> table = {
+      {"fpc", "frequent-pattern compression of int32 words, lossless (SPEC 2.1)",
+       [](const CodecParams&) -> std::unique_ptr<Codec> { return std::make_unique<FpcCodec>(); }},
+      {"lsb_cut", "drops the ni.lsb_cut_bits low bits of each double, lossy (SPEC 2.2)",
+       [](const CodecParams& p) -> std::unique_ptr<Codec> {
+         return std::make_unique<LsbCutCodec>(p.lsb_cut_bits);
+       }},
+  };
+  return table;
+}
+
+std::unique_ptr<Codec> make_codec(const std::string& name, const CodecParams& params) {
+  validate(params);
+  return lookup(codecs(), name, "ni.codec").make(params);
+}
+
+const char* codec_name_for(ElementType type) {
+  switch (type) {
+    case ElementType::int32: return "fpc";
+    case ElementType::float64:
+    case ElementType::complex64: return "lsb_cut";
+    case ElementType::raw: return nullptr;
+  }
+  return nullptr;
+}
+
+CodecSet::CodecSet(const CodecParams& params) {
+  validate(params);
+  for (ElementType t : {ElementType::raw, ElementType::int32, ElementType::float64,
+                        ElementType::complex64})
+    if (const char* name = codec_name_for(t))
+      by_type_[static_cast<std::size_t>(t)] = make_codec(name, params);
+}
+
+}  // namespace collnoc

@@ -1,0 +1,64 @@
+// Compression at the NI (SPEC 2.4): when to compress a packet (a policy, chosen by name) and how
+// its size is counted.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ni/codec.hpp"
+#include "noc/registry.hpp"
+
+namespace collnoc {
+
+enum class CompressedSize : std::uint8_t {
+  real,         // the packet's words go through the codec; its flits follow from the bits
+  fixed_ratio,  // every compressed packet shrinks by `fixed_ratio` (a size model)
+};
+
+struct CompressionParams {
+  std::string policy = "never";           // never | always | selective
+  CompressedSize size_mode = CompressedSize::real;
+  double fixed_ratio = 2.0;               // fixed_ratio mode; also C of the break-even model
+  unsigned codec_latency_cycles = 100;    // D: compression + decompression, once per packet
+  unsigned congestion_window_cycles = 1000;
+  unsigned threshold_flits = 0;           // L_th; 0 = the break-even length of the model
+  CodecParams codec;                      // LSB-cut bits
+
+  // L_th in force: threshold_flits, or the smallest L with L - L/C > D (compression pays in the
+  // zero-load model T = T_link(H+1) + T_switch H + L/C + D).
+  unsigned threshold() const;
+};
+
+// Throws ParamError naming the ni.* key at fault.
+void validate(const CompressionParams& p);
+
+// The smallest packet length L (flits) with L - L/ratio > codec_latency: where compression
+// shortens a packet's zero-load latency. kNoBreakEven beyond 2^53 flits (no packet is that
+// long). Needs ratio > 1.
+constexpr std::uint64_t kNoBreakEven = ~std::uint64_t{0};
+std::uint64_t break_even_flits(double codec_latency_cycles, double ratio);
+
+// What a policy sees for the packet at the head of the source queue.
+struct CompressionContext {
+  unsigned packet_flits;                  // L, uncompressed
+  std::uint64_t flits_received_in_window; // N: flits this NI received in the latest window
+  std::size_t packets_waiting;            // Q: packets in the source queue besides this one
+  unsigned threshold_flits;               // L_th
+};
+
+class CompressionPolicy {
+ public:
+  virtual ~CompressionPolicy() = default;
+  virtual bool compress(const CompressionContext& c) const = 0;
+  // Whether the policy reads N (the NI then counts arrivals over the window).
+  virtual bool needs_window() const { return false; }
+};
+
+using CompressionPolicyEntry = Registered<std::function<std::unique_ptr<CompressionPolicy>()>>;
+const std::vector<CompressionPolicyEntry>& compression_policies();
+std::unique_ptr<CompressionPolicy> make_compression_policy(const std::string& name);
+
+}  // namespace collnoc
