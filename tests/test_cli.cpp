@@ -127,6 +127,27 @@ TEST_CASE("cli: a run that stops moving exits 1 with a diagnosis and writes noth
   CHECK_FALSE(std::ifstream(out).good());
 }
 
+TEST_CASE("cli: a user's data dump feeds the payloads and compresses as FPC says", "[cli]") {
+  // 4096 small integers (10 bits: 17 FPC bits a word) as a little-endian dump.
+  const std::string dump = temp_path("ints.bin");
+  {
+    std::ofstream out(dump, std::ios::binary);
+    for (std::uint32_t i = 0; i < 4096; ++i) {
+      const std::uint32_t v = (i * 2654435761u) % 1024;
+      out.write(reinterpret_cast<const char*>(&v), 4);
+    }
+  }
+  const std::string out = temp_path("dump_run.json");
+  Result r = run_collnoc("run --set topology.k=4 --set ni.compression.policy=always "
+                         "--set traffic.packet_flits=8 --set traffic.payload=file:" + dump +
+                         ":int32 --set sim.measure_cycles=2000 --quiet --out " + out);
+  INFO(r.output);
+  REQUIRE(r.status == 0);  // every word checked at its destination
+  const auto j = read_json(out);
+  CHECK(j["compression"]["share"].get<double>() == Approx(1.0));
+  CHECK(j["compression"]["ratio"].get<double>() == Approx(32.0 / 17.0));
+}
+
 TEST_CASE("cli: firmware workloads run and verify their data", "[cli]") {
   const std::string out = temp_path("fw.json");
   for (const char* kind : {"ping_pong", "all_pairs"}) {
@@ -144,6 +165,8 @@ TEST_CASE("cli: firmware workloads run and verify their data", "[cli]") {
 TEST_CASE("cli: bad input is refused with exit 2, naming key and value", "[cli]") {
   const std::string bad_yaml = temp_path("bad.yaml");
   write_file(bad_yaml, "topology:\n  kind: [mesh\n");
+  const std::string odd_size = temp_path("odd.bin");
+  write_file(odd_size, "twelve bytes");  // not a whole number of doubles
   const std::string unknown = temp_path("unknown.yaml");
   write_file(unknown, "topology:\n  kind: mesh\n  colour: blue\n");
   struct Case {
@@ -165,6 +188,18 @@ TEST_CASE("cli: bad input is refused with exit 2, naming key and value", "[cli]"
       {"run " + bad_yaml, "bad.yaml"},
       {"run " + unknown, "topology.colour"},
       {"run /nonexistent/config.yaml", "/nonexistent/config.yaml"},
+      {"run --set ni.compression.policy=sometimes", "ni.compression.policy"},
+      {"run --set ni.compression.size_mode=guess", "ni.compression.size_mode"},
+      {"run --set ni.lsb_cut_bits=0", "ni.lsb_cut_bits"},
+      {"run --set ni.lsb_cut_bits=53", "ni.lsb_cut_bits"},
+      {"run --set ni.fixed_ratio=1.0", "ni.fixed_ratio"},
+      {"run --set ni.congestion_window_cycles=0", "ni.congestion_window_cycles"},
+      {"run --set traffic.payload=zeros", "traffic.payload"},
+      {"run --set traffic.payload=file:/nonexistent.bin:int32", "/nonexistent.bin"},
+      {"run --set traffic.payload=file:" + odd_size + ":double", "multiple of 8"},
+      {"run --set topology.kind=random --set platform=irregular --set topology.degree=3 "
+       "--set topology.nodes=15 --set routing.algorithm=updown", "topology.degree"},
+      {"run --set topology.kind=random --set routing.algorithm=updown", "platform"},
   };
   for (const Case& c : cases) {
     INFO(c.args);
