@@ -91,28 +91,36 @@ void Clock::on_edge() {
   }
   // Evaluate the awake blocks in index order. Wake-ups made while evaluating are for later
   // cycles (links have a latency of at least one cycle), so the set does not change under us.
-  order_.clear();
-  for (std::size_t w = 0; w < awake_.size(); ++w)
-    for (std::uint64_t bits = awake_[w]; bits; bits &= bits - 1)
-      order_.push_back(static_cast<unsigned>(w * 64 + __builtin_ctzll(bits)));
-  // Large networks outgrow the caches: fetch the state of the block two ahead of the one
-  // evaluated. Small ones stay cached, and the prefetches would only cost instructions.
-  const std::size_t ahead = blocks_.size() >= kPrefetchBlocks ? 2 : 0;
-  for (std::size_t k = 0; k < std::min(ahead, order_.size()); ++k) blocks_[order_[k]]->prefetch();
   bool any_awake = false;
-  for (std::size_t k = 0; k < order_.size(); ++k) {
-    if (ahead && k + ahead < order_.size()) blocks_[order_[k + ahead]]->prefetch();
-    const unsigned index = order_[k];
+  const auto evaluate = [&](unsigned index) {
     ClockedModule& block = *blocks_[index];
     block.evaluate(now);
     ++evaluations_;
     const Cycle next = block.always_on_ ? now + 1 : block.next_work_cycle(now);
     if (next == now + 1) {
       any_awake = true;
-      continue;
+      return;
     }
     awake_[index >> 6] &= ~(std::uint64_t{1} << (index & 63));
     if (next != kNever && next < due_[index]) enqueue(index, next);
+  };
+  if (blocks_.size() < kPrefetchBlocks) {
+    for (std::size_t w = 0; w < words; ++w)
+      for (std::uint64_t bits = awake_[w]; bits; bits &= bits - 1)
+        evaluate(static_cast<unsigned>(w * 64 + __builtin_ctzll(bits)));
+  } else {
+    // Large networks outgrow the caches: fetch the state of the block two ahead of the one
+    // evaluated (small ones stay cached, and the prefetches would only cost instructions).
+    order_.clear();
+    for (std::size_t w = 0; w < words; ++w)
+      for (std::uint64_t bits = awake_[w]; bits; bits &= bits - 1)
+        order_.push_back(static_cast<unsigned>(w * 64 + __builtin_ctzll(bits)));
+    constexpr std::size_t kAhead = 2;
+    for (std::size_t k = 0; k < std::min(kAhead, order_.size()); ++k) blocks_[order_[k]]->prefetch();
+    for (std::size_t k = 0; k < order_.size(); ++k) {
+      if (k + kAhead < order_.size()) blocks_[order_[k + kAhead]]->prefetch();
+      evaluate(order_[k]);
+    }
   }
   if (any_awake) schedule_edge(now + 1);
   else if (const Cycle next = next_wakeup(); next != kNever) schedule_edge(next);

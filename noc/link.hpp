@@ -45,7 +45,6 @@ class Link {
   // Sender side.
   void send(const Flit& flit, Cycle now) {
     flits_.push(flit, now);
-    ++flits_carried_;
     receiver_->flit_sent(receiver_port_, now + flits_.latency());
   }
   bool credit_ready(Cycle now) const { return credits_.ready(now); }
@@ -73,7 +72,6 @@ class Link {
   Cycle next_flit_cycle() const { return flits_.next_ready(); }
   std::size_t flits_in_flight() const { return flits_.size(); }
   const Flit& flit_in_flight(std::size_t i) const { return flits_.at(i); }
-  std::uint64_t flits_carried() const { return flits_carried_; }
   const LinkParams& params() const { return params_; }
 
  private:
@@ -85,7 +83,6 @@ class Link {
   ClockedModule* sender_ = nullptr;
   unsigned receiver_port_ = 0;
   unsigned sender_port_ = 0;
-  std::uint64_t flits_carried_ = 0;
 };
 
 }  // namespace collnoc
