@@ -1,0 +1,882 @@
+// Pin-level codec models (rtl_models/) against their functional twins (ni/): every output word
+// bit-exact with FpcCodec / LsbCutCodec, the latency in cycles equal to the documented pipeline
+// depth, no word lost or duplicated under random input gaps and output stalls, reset emptying the
+// pipeline, and the VCD carrying every signal the shipped .gtkw save files name.
+//
+// Each TEST_CASE elaborates one testbench: a clock, the handshake signals, a driver SC_METHOD that
+// offers the words (valid held, data stable, until taken) and a monitor SC_METHOD that takes them
+// (random out_ready) and checks them. Both act at the rising edge on the values before it, as the
+// DUT does. They record errors; the test checks the record after sc_start.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "ni/bitstream.hpp"
+#include "ni/fpc_codec.hpp"
+#include "ni/lsb_cut_codec.hpp"
+#include "noc/types.hpp"
+#include "rtl_models/fpc_decoder_rtl.hpp"
+#include "rtl_models/fpc_encoder_rtl.hpp"
+#include "rtl_models/lsb_cut_rtl.hpp"
+
+using namespace collnoc;
+using sc_core::sc_signal;
+using sc_dt::sc_uint;
+
+namespace {
+
+const sc_core::sc_time kPeriod(1, sc_core::SC_NS);
+
+std::string hex(std::uint64_t v) {
+  std::ostringstream os;
+  os << "0x" << std::hex << v;
+  return os.str();
+}
+
+// One word through a block: `a`, `b` are the values on its data pins (which pins depends on the
+// block: see each Side); `orig` is what the functional model starts from; `corrupt` marks a
+// decoder input the encoder could not have produced.
+struct Item {
+  std::uint64_t a = 0, b = 0, orig = 0;
+  bool corrupt = false;
+};
+bool operator!=(const Item& x, const Item& y) { return x.a != y.a || x.b != y.b; }
+
+// A stretch of the stream, up to `end_word` words accepted: the chance of a gap in in_valid, of a
+// stall on out_ready; with `reset_after`, the output is then held until the pipeline is full and
+// reset is asserted for two cycles (the words inside are dropped).
+struct Phase {
+  std::size_t end_word;
+  double gap_prob;
+  double stall_prob;
+  bool reset_after;
+};
+
+// ---------------------------------------------------------------- the blocks under test
+
+struct EncoderSide {
+  static constexpr unsigned kDepth = FpcEncoderRtl::kPipelineDepth;
+  sc_signal<sc_uint<32>> in_word{"in_word"};
+  sc_signal<sc_uint<35>> out_code{"out_code"};
+  sc_signal<sc_uint<6>> out_bits{"out_bits"};
+  FpcEncoderRtl enc{"enc"};
+
+  template <class Bench>
+  void bind(Bench& tb) {
+    enc.clk(tb.clk), enc.rst(tb.rst);
+    enc.in_valid(tb.in_valid), enc.in_ready(tb.in_ready), enc.in_word(in_word);
+    enc.out_valid(tb.out_valid), enc.out_ready(tb.out_ready);
+    enc.out_code(out_code), enc.out_bits(out_bits);
+  }
+  void drive(const Item& x) { in_word.write(x.a); }
+  Item sample() const { return {out_code.read(), out_bits.read(), 0, false}; }
+  void trace(sc_core::sc_trace_file* tf) const { enc.trace(tf); }
+
+  // The code must be the field FpcCodec::encode writes for the word: same length, same bits.
+  static std::string check(const Item& in, const Item& out) {
+    const auto word = static_cast<std::uint32_t>(in.orig);
+    BitWriter w;
+    FpcCodec().encode(&word, 1, w);
+    const auto bits = static_cast<unsigned>(w.bit_count());
+    BitReader r(w);
+    const std::uint64_t code = r.read64(bits);
+    if (out.b != bits || out.a != code)
+      return "word " + hex(word) + ": code " + hex(out.a) + "/" + std::to_string(out.b) +
+             " bits, FpcCodec wrote " + hex(code) + "/" + std::to_string(bits);
+    if (bits != FpcCodec::word_bits(word) || (out.a >> (bits - 3)) != FpcCodec::prefix_of(word))
+      return "word " + hex(word) + ": prefix or size differs from FpcCodec::prefix_of/word_bits";
+    return {};
+  }
+};
+
+struct DecoderSide {
+  static constexpr unsigned kDepth = FpcDecoderRtl::kPipelineDepth;
+  sc_signal<sc_uint<35>> in_code{"in_code"};
+  sc_signal<sc_uint<6>> in_bits{"in_bits"};
+  sc_signal<sc_uint<32>> out_word{"out_word"};
+  sc_signal<bool> out_error{"out_error"};
+  FpcDecoderRtl dec{"dec"};
+
+  template <class Bench>
+  void bind(Bench& tb) {
+    dec.clk(tb.clk), dec.rst(tb.rst);
+    dec.in_valid(tb.in_valid), dec.in_ready(tb.in_ready);
+    dec.in_code(in_code), dec.in_bits(in_bits);
+    dec.out_valid(tb.out_valid), dec.out_ready(tb.out_ready);
+    dec.out_word(out_word), dec.out_error(out_error);
+  }
+  void drive(const Item& x) {
+    in_code.write(x.a);
+    in_bits.write(x.b);
+  }
+  Item sample() const { return {out_word.read(), out_error.read(), 0, false}; }
+  void trace(sc_core::sc_trace_file* tf) const { dec.trace(tf); }
+
+  static std::string check(const Item& in, const Item& out) {
+    if (in.corrupt) {
+      if (out.b != 1 || out.a != 0)
+        return "corrupt code " + hex(in.a) + "/" + std::to_string(in.b) + " not flagged";
+      // A 110 prefix is the one corruption the functional decoder sees in a stream: it throws.
+      if (in.b >= 17 && in.b <= 35 && ((in.a >> (in.b - 3)) & 7) == FpcCodec::kPrefixUnused) {
+        BitWriter w;
+        w.write64(in.a, static_cast<unsigned>(in.b));
+        BitReader r(w);
+        std::uint32_t word = 0;
+        try {
+          FpcCodec().decode(r, 1, &word);
+          return "FpcCodec::decode accepted prefix 110";
+        } catch (const std::runtime_error&) {
+        }
+      }
+      return {};
+    }
+    if (out.b != 0 || out.a != in.orig)
+      return "code " + hex(in.a) + "/" + std::to_string(in.b) + ": word " + hex(out.a) +
+             (out.b ? " (error)" : "") + ", expected " + hex(in.orig);
+    return {};
+  }
+};
+
+// The encoder's pins wired to the decoder's: word in, word out, three stages.
+struct FpcChainSide {
+  static constexpr unsigned kDepth = FpcEncoderRtl::kPipelineDepth + FpcDecoderRtl::kPipelineDepth;
+  sc_signal<sc_uint<32>> in_word{"in_word"};
+  sc_signal<bool> mid_valid{"mid_valid"}, mid_ready{"mid_ready"};
+  sc_signal<sc_uint<35>> mid_code{"mid_code"};
+  sc_signal<sc_uint<6>> mid_bits{"mid_bits"};
+  sc_signal<sc_uint<32>> out_word{"out_word"};
+  sc_signal<bool> out_error{"out_error"};
+  FpcEncoderRtl enc{"enc"};
+  FpcDecoderRtl dec{"dec"};
+
+  template <class Bench>
+  void bind(Bench& tb) {
+    enc.clk(tb.clk), enc.rst(tb.rst), dec.clk(tb.clk), dec.rst(tb.rst);
+    enc.in_valid(tb.in_valid), enc.in_ready(tb.in_ready), enc.in_word(in_word);
+    enc.out_valid(mid_valid), enc.out_ready(mid_ready), enc.out_code(mid_code);
+    enc.out_bits(mid_bits);
+    dec.in_valid(mid_valid), dec.in_ready(mid_ready), dec.in_code(mid_code);
+    dec.in_bits(mid_bits);
+    dec.out_valid(tb.out_valid), dec.out_ready(tb.out_ready);
+    dec.out_word(out_word), dec.out_error(out_error);
+  }
+  void drive(const Item& x) { in_word.write(x.a); }
+  Item sample() const { return {out_word.read(), out_error.read(), 0, false}; }
+  void trace(sc_core::sc_trace_file* tf) const {
+    enc.trace(tf);
+    dec.trace(tf);
+  }
+  static std::string check(const Item& in, const Item& out) {
+    if (out.b != 0 || out.a != in.orig)
+      return "word " + hex(in.orig) + " came back as " + hex(out.a) + (out.b ? " (error)" : "");
+    return {};
+  }
+};
+
+struct CutSide {
+  sc_signal<sc_uint<64>> in_pattern{"in_pattern"};
+  sc_signal<sc_uint<64>> out_kept{"out_kept"};
+  LsbCutRtl cut;
+  LsbCutCodec codec;
+  static constexpr unsigned kDepth = LsbCutRtl::kPipelineDepth;
+
+  explicit CutSide(unsigned cut_bits) : cut("cut", cut_bits), codec(cut_bits) {}
+  template <class Bench>
+  void bind(Bench& tb) {
+    cut.clk(tb.clk), cut.rst(tb.rst);
+    cut.in_valid(tb.in_valid), cut.in_ready(tb.in_ready), cut.in_pattern(in_pattern);
+    cut.out_valid(tb.out_valid), cut.out_ready(tb.out_ready), cut.out_kept(out_kept);
+  }
+  void drive(const Item& x) { in_pattern.write(x.a); }
+  Item sample() const { return {out_kept.read(), 0, 0, false}; }
+  void trace(sc_core::sc_trace_file* tf) const { cut.trace(tf); }
+
+  // The kept bits must be the field LsbCutCodec::encode writes for the double (low word first).
+  std::string check(const Item& in, const Item& out) const {
+    const std::uint32_t words[2] = {static_cast<std::uint32_t>(in.orig),
+                                    static_cast<std::uint32_t>(in.orig >> 32)};
+    BitWriter w;
+    codec.encode(words, 2, w);
+    BitReader r(w);
+    const std::uint64_t kept = r.read64(static_cast<unsigned>(w.bit_count()));
+    if (w.bit_count() != codec.kept_bits() || out.a != kept || kept != in.orig >> codec.cut_bits())
+      return "pattern " + hex(in.orig) + ": kept " + hex(out.a) + ", LsbCutCodec wrote " +
+             hex(kept);
+    return {};
+  }
+};
+
+struct PadSide {
+  sc_signal<sc_uint<64>> in_kept{"in_kept"};
+  sc_signal<sc_uint<64>> out_pattern{"out_pattern"};
+  LsbPadRtl pad;
+  LsbCutCodec codec;
+  static constexpr unsigned kDepth = LsbPadRtl::kPipelineDepth;
+
+  explicit PadSide(unsigned cut_bits) : pad("pad", cut_bits), codec(cut_bits) {}
+  template <class Bench>
+  void bind(Bench& tb) {
+    pad.clk(tb.clk), pad.rst(tb.rst);
+    pad.in_valid(tb.in_valid), pad.in_ready(tb.in_ready), pad.in_kept(in_kept);
+    pad.out_valid(tb.out_valid), pad.out_ready(tb.out_ready), pad.out_pattern(out_pattern);
+  }
+  void drive(const Item& x) { in_kept.write(x.a); }
+  Item sample() const { return {out_pattern.read(), 0, 0, false}; }
+  void trace(sc_core::sc_trace_file* tf) const { pad.trace(tf); }
+
+  // The pattern must be what LsbCutCodec::decode restores from the kept field, = round_trip.
+  std::string check(const Item& in, const Item& out) const {
+    BitWriter w;
+    w.write64(in.a, codec.kept_bits());
+    BitReader r(w);
+    std::uint32_t words[2] = {0, 0};
+    codec.decode(r, 2, words);
+    const std::uint64_t decoded = (std::uint64_t{words[1]} << 32) | words[0];
+    if (out.a != decoded || decoded != codec.round_trip(in.orig))
+      return "pattern " + hex(in.orig) + " (kept " + hex(in.a) + "): padded " + hex(out.a) +
+             ", LsbCutCodec restores " + hex(decoded);
+    return {};
+  }
+};
+
+// The cut's pins wired to the pad's: a pattern in, its round trip out.
+struct LsbChainSide {
+  sc_signal<sc_uint<64>> in_pattern{"in_pattern"};
+  sc_signal<bool> mid_valid{"mid_valid"}, mid_ready{"mid_ready"};
+  sc_signal<sc_uint<64>> mid_kept{"mid_kept"};
+  sc_signal<sc_uint<64>> out_pattern{"out_pattern"};
+  LsbCutRtl cut;
+  LsbPadRtl pad;
+  LsbCutCodec codec;
+  static constexpr unsigned kDepth = LsbCutRtl::kPipelineDepth + LsbPadRtl::kPipelineDepth;
+
+  explicit LsbChainSide(unsigned cut_bits)
+      : cut("cut", cut_bits), pad("pad", cut_bits), codec(cut_bits) {}
+  template <class Bench>
+  void bind(Bench& tb) {
+    cut.clk(tb.clk), cut.rst(tb.rst), pad.clk(tb.clk), pad.rst(tb.rst);
+    cut.in_valid(tb.in_valid), cut.in_ready(tb.in_ready), cut.in_pattern(in_pattern);
+    cut.out_valid(mid_valid), cut.out_ready(mid_ready), cut.out_kept(mid_kept);
+    pad.in_valid(mid_valid), pad.in_ready(mid_ready), pad.in_kept(mid_kept);
+    pad.out_valid(tb.out_valid), pad.out_ready(tb.out_ready), pad.out_pattern(out_pattern);
+  }
+  void drive(const Item& x) { in_pattern.write(x.a); }
+  Item sample() const { return {out_pattern.read(), 0, 0, false}; }
+  void trace(sc_core::sc_trace_file* tf) const {
+    cut.trace(tf);
+    pad.trace(tf);
+  }
+  std::string check(const Item& in, const Item& out) const {
+    if (out.a != codec.round_trip(in.orig))
+      return "pattern " + hex(in.orig) + " came back as " + hex(out.a) + ", expected " +
+             hex(codec.round_trip(in.orig));
+    return {};
+  }
+};
+
+// ---------------------------------------------------------------- the testbench
+
+template <class Side>
+class Bench : public sc_core::sc_module {
+ public:
+  sc_core::sc_clock clk{"clk", kPeriod};  // first rising edge at 0: edge n at n ns
+  sc_signal<bool> rst{"rst", true};
+  sc_signal<bool> in_valid{"in_valid"}, in_ready{"in_ready"};
+  sc_signal<bool> out_valid{"out_valid"}, out_ready{"out_ready", true};
+  Side side;
+
+  // Results.
+  std::size_t accepted = 0;              // words taken by the block (in_valid && in_ready)
+  std::size_t outputs = 0;               // words it handed out (out_valid && out_ready)
+  std::vector<std::size_t> dropped;      // words inside the block at each reset edge
+  std::vector<std::int64_t> latency;     // per word: first shown - accepted, in cycles; -1 dropped
+  std::size_t checks = 0;                // data comparisons made
+  std::size_t error_count = 0;
+  std::vector<std::string> errors;       // the first few
+  bool in_ready_low_in_free_flow = false;
+  std::size_t backpressured_cycles = 0;  // in_valid high, in_ready low, not in reset
+
+  template <class... SideArgs>
+  Bench(sc_core::sc_module_name name, std::vector<Item> items, std::vector<Phase> phases,
+        unsigned seed, SideArgs&&... side_args)
+      : sc_module(name), side(std::forward<SideArgs>(side_args)...), items_(std::move(items)),
+        phases_(std::move(phases)), drive_rng_(seed), take_rng_(seed * 7919u + 1) {
+    side.bind(*this);
+    latency.assign(items_.size(), -1);
+    SC_HAS_PROCESS(Bench);
+    SC_METHOD(drive);
+    sensitive << clk.posedge_event();
+    dont_initialize();
+    SC_METHOD(take);
+    sensitive << clk.posedge_event();
+    dont_initialize();
+  }
+
+  // Runs until every word is out (or dropped), at most `max_cycles`.
+  void run(std::uint64_t max_cycles) {
+    sc_core::sc_start(static_cast<double>(max_cycles), sc_core::SC_NS);
+  }
+  bool done() const { return accepted == items_.size() && in_flight_.empty(); }
+
+ private:
+  enum class Mode { run, fill, reset };
+  struct InFlight {
+    std::size_t index;
+    std::int64_t accepted_at;
+  };
+
+  static std::int64_t cycle() {
+    return static_cast<std::int64_t>(sc_core::sc_time_stamp() / kPeriod + 0.5);
+  }
+  void fail(const std::string& what) {
+    ++error_count;
+    if (errors.size() < 20) errors.push_back("cycle " + std::to_string(cycle()) + ": " + what);
+  }
+  const Phase& phase() const { return phases_[std::min(phase_, phases_.size() - 1)]; }
+
+  void drive() {
+    const bool valid = in_valid.read(), ready = in_ready.read();
+    if (rst.read() && ready) fail("in_ready high during reset");
+    if (valid && !ready && !rst.read()) {
+      ++backpressured_cycles;
+      if (mode_ == Mode::run && phase_ == 0) in_ready_low_in_free_flow = true;
+    }
+    if (valid && ready) {
+      in_flight_.push_back({accepted, cycle()});
+      ++accepted;
+      pending_ = false;
+    }
+
+    switch (mode_) {
+      case Mode::run:
+        if (accepted >= phase().end_word && phase_ < phases_.size()) {
+          if (phase().reset_after) {
+            mode_ = Mode::fill;  // hold the output until the pipeline is full, then reset
+            left_ = Side::kDepth + 3;
+            hold_output_ = true;
+          } else {
+            ++phase_;
+          }
+        }
+        break;
+      case Mode::fill:
+        if (--left_ == 0) {
+          mode_ = Mode::reset;
+          left_ = 2;
+        }
+        break;
+      case Mode::reset:
+        if (--left_ == 0) {
+          mode_ = Mode::run;
+          hold_output_ = false;
+          if (initial_reset_)
+            initial_reset_ = false;
+          else
+            ++phase_;
+        }
+        break;
+    }
+    rst.write(mode_ == Mode::reset);
+
+    // Valid stays high, with the same data, until the word is taken; a gap only between words.
+    if (pending_) return;
+    const bool offer = accepted < items_.size() &&
+                       (mode_ != Mode::run || coin(drive_rng_) >= phase().gap_prob);
+    in_valid.write(offer);
+    if (offer) {
+      side.drive(items_[accepted]);
+      pending_ = true;
+    }
+  }
+
+  void take() {
+    const std::int64_t now = cycle();
+    const bool valid = out_valid.read();
+    if (valid && after_reset_) fail("out_valid high right after a reset edge");
+    if (valid) {
+      const Item got = side.sample();
+      if (!presenting_) {
+        presenting_ = true;
+        first_seen_ = now;
+        shown_ = got;
+      } else if (got != shown_) {
+        fail("output changed while stalled");
+      }
+      if (out_ready.read()) {
+        handoff(got, now);
+        presenting_ = false;
+      }
+    } else if (presenting_) {
+      fail("out_valid dropped before the word was taken");
+      presenting_ = false;
+    }
+
+    const bool in_reset = rst.read();
+    if (in_reset) {  // the words inside are gone
+      if (!after_reset_) dropped.push_back(in_flight_.size());  // once per reset
+      in_flight_.clear();
+      presenting_ = false;
+    }
+    after_reset_ = in_reset;
+
+    out_ready.write(!hold_output_ && coin(take_rng_) >= phase().stall_prob);
+    if (done() && !initial_reset_ && mode_ == Mode::run) sc_core::sc_stop();
+  }
+
+  void handoff(const Item& got, std::int64_t now) {
+    if (in_flight_.empty()) {
+      fail("a word came out that was never accepted (duplicate?)");
+      return;
+    }
+    const InFlight w = in_flight_.front();
+    in_flight_.pop_front();
+    ++outputs;
+    ++checks;
+    const std::string wrong = side.check(items_[w.index], got);
+    if (!wrong.empty()) fail("word " + std::to_string(w.index) + ": " + wrong);
+    // A pipeline that forwards as soon as the stage ahead frees: the word shows D cycles after
+    // acceptance, or the cycle after the word ahead of it left, whichever is later.
+    const std::int64_t expected = std::max(w.accepted_at + std::int64_t{Side::kDepth},
+                                           last_handoff_ + 1);
+    if (first_seen_ != expected)
+      fail("word " + std::to_string(w.index) + " accepted at " + std::to_string(w.accepted_at) +
+           " shown at " + std::to_string(first_seen_) + ", expected " + std::to_string(expected));
+    latency[w.index] = first_seen_ - w.accepted_at;
+    last_handoff_ = now;
+  }
+
+  static double coin(std::mt19937& rng) {
+    return std::uniform_real_distribution<double>(0.0, 1.0)(rng);
+  }
+
+  std::vector<Item> items_;
+  std::vector<Phase> phases_;
+  std::mt19937 drive_rng_, take_rng_;
+  Mode mode_ = Mode::reset;  // rst starts high for a few cycles
+  unsigned left_ = 3;
+  bool initial_reset_ = true;
+  std::size_t phase_ = 0;
+  bool hold_output_ = false;
+  bool pending_ = false;
+  std::deque<InFlight> in_flight_;
+  bool presenting_ = false, after_reset_ = false;
+  std::int64_t first_seen_ = 0, last_handoff_ = -1;
+  Item shown_;
+};
+
+// The long stream: free flow, a reset with a full pipeline, gaps, gaps and stalls, a second
+// reset, heavy stalls, then both at random.
+std::vector<Phase> stress_phases(std::size_t words) {
+  return {{300, 0.0, 0.0, true},
+          {words * 3 / 10, 0.3, 0.0, false},
+          {words * 6 / 10, 0.2, 0.3, true},
+          {words * 8 / 10, 0.0, 0.6, false},
+          {words, 0.5, 0.5, false}};
+}
+
+template <class Side, class... SideArgs>
+void run_stress(const std::vector<Item>& items, unsigned seed, SideArgs&&... side_args) {
+  REQUIRE(items.size() > 1000);
+  Bench<Side> tb("tb", items, stress_phases(items.size()), seed,
+                 std::forward<SideArgs>(side_args)...);
+  tb.run(20 * items.size() + 1000);
+  INFO("first errors:\n" << [&] {
+    std::string s;
+    for (const auto& e : tb.errors) s += "  " + e + "\n";
+    return s;
+  }());
+  CHECK(tb.error_count == 0);
+  REQUIRE(tb.done());
+
+  // (3) Conservation: every accepted word came out once, except those inside at a reset.
+  REQUIRE(tb.accepted == items.size());
+  REQUIRE(tb.dropped.size() == 3);  // the initial reset and the two mid-stream ones
+  CHECK(tb.dropped[0] == 0);
+  // (4) Reset empties a full pipeline: one word per stage was inside.
+  CHECK(tb.dropped[1] == Side::kDepth);
+  CHECK(tb.dropped[2] == Side::kDepth);
+  CHECK(tb.outputs + tb.dropped[1] + tb.dropped[2] == items.size());
+  CHECK(tb.checks == tb.outputs);
+
+  // (2) Free flow: one word per cycle, each out exactly the pipeline depth after acceptance.
+  CHECK_FALSE(tb.in_ready_low_in_free_flow);
+  std::size_t at_depth = 0;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (tb.latency[i] < 0) continue;
+    if (i < 290) REQUIRE(tb.latency[i] == std::int64_t{Side::kDepth});
+    REQUIRE(tb.latency[i] >= std::int64_t{Side::kDepth});
+    if (tb.latency[i] == std::int64_t{Side::kDepth}) ++at_depth;
+  }
+  CHECK(at_depth > items.size() / 4);
+  CHECK(tb.backpressured_cycles > items.size() / 10);  // the stalls reached the input
+}
+
+// ---------------------------------------------------------------- stimuli
+
+// FPC edge values: 0, all ones, 2^k - 1, 2^k, 2^k + 1 for every k (13..19 are the pattern
+// boundaries), the signed extremes, small negatives.
+std::vector<std::uint32_t> fpc_edge_words() {
+  std::vector<std::uint32_t> w = {0u, 0xFFFFFFFFu, 0x80000000u, 0x7FFFFFFFu, 1u, 0xFFFFFFFEu};
+  for (unsigned k = 1; k < 32; ++k) {
+    const std::uint32_t p = 1u << k;
+    w.insert(w.end(), {p - 1, p, p + 1, ~(p - 1)});
+  }
+  for (std::int32_t v : {-2, -1000, -65536, -524288}) w.push_back(static_cast<std::uint32_t>(v));
+  return w;
+}
+
+// Edge values first, then a random mix: every pattern class (a word with exactly z leading
+// zeros, z = 0..32), edge values again, and uniform 32-bit words.
+std::vector<std::uint32_t> fpc_words(std::size_t count, unsigned seed) {
+  std::vector<std::uint32_t> w = fpc_edge_words();
+  const std::vector<std::uint32_t> edges = w;
+  std::mt19937 rng(seed);
+  while (w.size() < count) {
+    switch (rng() % 4) {
+      case 0: {  // a word with exactly z leading zeros
+        const unsigned z = rng() % 33;
+        if (z == 32) {
+          w.push_back(0);
+        } else {
+          const std::uint32_t top = 1u << (31 - z);
+          w.push_back(top | (rng() & (top - 1)));
+        }
+        break;
+      }
+      case 1: {  // near a pattern boundary
+        const unsigned k = 13 + rng() % 7;
+        w.push_back((1u << k) + (rng() % 5) - 2);
+        break;
+      }
+      case 2: w.push_back(edges[rng() % edges.size()]); break;
+      default: w.push_back(static_cast<std::uint32_t>(rng())); break;
+    }
+  }
+  w.resize(count);  // a short stream: the first edge values only
+  return w;
+}
+
+std::vector<Item> encoder_items(std::size_t count, unsigned seed) {
+  std::vector<Item> items;
+  for (std::uint32_t word : fpc_words(count, seed)) items.push_back({word, 0, word, false});
+  return items;
+}
+
+Item code_item(std::uint32_t word) {
+  BitWriter w;
+  FpcCodec().encode(&word, 1, w);
+  const auto bits = static_cast<unsigned>(w.bit_count());
+  BitReader r(w);
+  return {r.read64(bits), bits, word, false};
+}
+
+// The encoder's codes of the FPC words, and now and then a code the encoder could not write:
+// prefix 110, a length that does not match the prefix, bits above the length.
+std::vector<Item> decoder_items(std::size_t count, unsigned seed) {
+  std::vector<Item> items;
+  std::mt19937 rng(seed + 1);
+  for (std::uint32_t word : fpc_words(count, seed)) {
+    items.push_back(code_item(word));
+    if (rng() % 40 != 0) continue;
+    Item bad = items.back();
+    bad.corrupt = true;
+    switch (rng() % 3) {
+      case 0: {  // prefix 110 with a plausible length
+        const unsigned bits = 17 + rng() % 19;
+        bad.b = bits;
+        bad.a = (std::uint64_t{0b110} << (bits - 3)) | (rng() & ((1u << 14) - 1));
+        break;
+      }
+      case 1:  // a length no code has (a wrong length within 17..35 can look valid)
+        bad.b = rng() % 2 ? rng() % 17 : 36 + rng() % 28;
+        break;
+      default:
+        if (bad.b == 35) {
+          bad.b = 34;  // 111 then 31 bits: a length the prefix does not have
+        } else {
+          bad.a |= std::uint64_t{1} << (bad.b + rng() % (35 - bad.b));
+        }
+        break;
+    }
+    items.push_back(bad);
+  }
+  return items;
+}
+
+std::uint64_t bits_of(double d) {
+  std::uint64_t b;
+  std::memcpy(&b, &d, sizeof b);
+  return b;
+}
+
+// Double patterns: zeros, ones, infinities, NaNs, subnormals, extremes, all-ones mantissas,
+// random doubles of every magnitude, uniform 64-bit patterns.
+std::vector<std::uint64_t> double_patterns(std::size_t count, unsigned seed) {
+  std::vector<std::uint64_t> p;
+  for (double d : {0.0, -0.0, 1.0, -1.0, 1.5, -7.0, 0.1, 1.0 / 3.0, DBL_MAX, -DBL_MAX, DBL_MIN,
+                   DBL_EPSILON, std::numeric_limits<double>::denorm_min(),
+                   std::numeric_limits<double>::infinity(),
+                   -std::numeric_limits<double>::infinity(),
+                   std::numeric_limits<double>::quiet_NaN()})
+    p.push_back(bits_of(d));
+  p.insert(p.end(), {0xFFFFFFFFFFFFFFFFull, 0x7FF0000000000001ull, 0x000FFFFFFFFFFFFFull,
+                     0x3FFFFFFFFFFFFFFFull, 0x8000000000000001ull, 0x0000000100000000ull,
+                     0x00000000FFFFFFFFull});
+  for (unsigned k = 0; k < 64; ++k) p.push_back(std::uint64_t{1} << k);
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> mantissa(1.0, 2.0);
+  while (p.size() < count) {
+    if (rng() % 2) {
+      const int exp = static_cast<int>(rng() % 2098) - 1074;
+      const double d = std::ldexp(mantissa(rng), exp) * (rng() % 2 ? 1 : -1);
+      p.push_back(bits_of(d));
+    } else {
+      p.push_back(rng());
+    }
+  }
+  p.resize(count);
+  return p;
+}
+
+std::vector<Item> pattern_items(std::size_t count, unsigned seed) {
+  std::vector<Item> items;
+  for (std::uint64_t p : double_patterns(count, seed)) items.push_back({p, 0, p, false});
+  return items;
+}
+
+std::vector<Item> kept_items(std::size_t count, unsigned seed, unsigned cut_bits) {
+  std::vector<Item> items;
+  for (std::uint64_t p : double_patterns(count, seed))
+    items.push_back({p >> cut_bits, 0, p, false});
+  return items;
+}
+
+// ---------------------------------------------------------------- waves
+
+std::string source_path(const std::string& relative) {
+  return std::string(COLLNOC_SOURCE_DIR) + "/" + relative;
+}
+
+// Signal rows of a GTKWave save file: what is not a flag (@), comment (-), directive ([) or
+// note (*), as waves/grab.tcl reads them.
+std::vector<std::string> gtkw_signals(const std::string& path) {
+  std::ifstream in(path);
+  REQUIRE(in.good());
+  std::vector<std::string> names;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || std::string("@-[*#").find(line[0]) != std::string::npos) continue;
+    names.push_back(line);
+  }
+  return names;
+}
+
+// The VCD's variables as GTKWave names them (scopes joined by dots, then the vector range), and
+// how many distinct values each took.
+std::map<std::string, std::size_t> vcd_signals(const std::string& path) {
+  std::ifstream in(path);
+  REQUIRE(in.good());
+  std::vector<std::string> scopes;
+  std::map<std::string, std::string> name_of_id;
+  std::string token;
+  while (in >> token && token != "$enddefinitions") {
+    if (token == "$scope") {
+      std::string kind, name;
+      in >> kind >> name;
+      scopes.push_back(name);
+    } else if (token == "$upscope") {
+      scopes.pop_back();
+    } else if (token == "$var") {
+      std::string type, size, id, ref, next;
+      in >> type >> size >> id >> ref >> next;
+      std::string full;
+      for (const auto& s : scopes) full += s + ".";
+      full += ref;
+      if (next != "$end") full += next;  // "[31:0]"
+      name_of_id[id] = full;
+    }
+  }
+  std::map<std::string, std::set<std::string>> values;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#' || line[0] == '$') continue;
+    std::string value, id;
+    if (line[0] == 'b' || line[0] == 'r') {
+      std::istringstream ls(line);
+      ls >> value >> id;
+    } else {
+      value = line.substr(0, 1);
+      id = line.substr(1);
+    }
+    if (name_of_id.count(id)) values[name_of_id[id]].insert(value);
+  }
+  std::map<std::string, std::size_t> out;
+  for (const auto& [id, name] : name_of_id) out[name] = values[name].size();
+  return out;
+}
+
+// Runs a short stream (gaps, stalls, a reset) with the block traced to
+// <dir>/<block>.vcd, next to a copy of rtl_models/<block>.gtkw named <block>.vcd.gtkw (what
+// waves/render.sh looks for); <dir> is $COLLNOC_RTL_WAVES_DIR or ./rtl_waves. Then checks that
+// the dump holds exactly the signals the save file names, and that each of them changed.
+template <class Side, class... SideArgs>
+void run_traced(const std::string& block, std::vector<Item> items, SideArgs&&... side_args) {
+  const char* env = std::getenv("COLLNOC_RTL_WAVES_DIR");
+  const std::filesystem::path dir = env && *env ? env : "rtl_waves";
+  std::filesystem::create_directories(dir);
+  const std::string base = (dir / block).string();
+  const std::string gtkw = source_path("rtl_models/" + block + ".gtkw");
+  std::filesystem::copy_file(gtkw, base + ".vcd.gtkw",
+                             std::filesystem::copy_options::overwrite_existing);
+
+  const std::size_t n = items.size();
+  Bench<Side> tb("tb", std::move(items),
+                 {{6, 0.0, 0.0, true}, {n / 2, 0.3, 0.3, false}, {n, 0.0, 0.5, false}}, 5,
+                 std::forward<SideArgs>(side_args)...);
+  sc_core::sc_trace_file* tf = sc_core::sc_create_vcd_trace_file(base.c_str());
+  tf->set_time_unit(100, sc_core::SC_PS);  // the clock's falling edge is at half a cycle
+  tb.side.trace(tf);
+  tb.run(40 * n + 100);
+  sc_core::sc_close_vcd_trace_file(tf);
+  CHECK(tb.error_count == 0);
+  REQUIRE(tb.done());
+
+  const auto in_dump = vcd_signals(base + ".vcd");
+  const auto in_save = gtkw_signals(gtkw);
+  REQUIRE(!in_save.empty());
+  for (const auto& name : in_save) {
+    INFO("signal " << name << " of " << gtkw);
+    REQUIRE(in_dump.count(name) == 1);
+    CHECK(in_dump.at(name) >= 2);  // it moved
+  }
+  const std::set<std::string> saved(in_save.begin(), in_save.end());
+  for (const auto& [name, values] : in_dump) {
+    INFO("signal " << name << " of the dump is missing from " << gtkw);
+    CHECK(saved.count(name) == 1);
+  }
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- combinational parts
+
+TEST_CASE("rtl fpc classify and decode agree with FpcCodec on every boundary and at random") {
+  std::vector<std::uint32_t> words = fpc_words(200000, 11);
+  for (std::uint32_t w : words) {
+    INFO("word " << hex(w));
+    REQUIRE(FpcEncoderRtl::classify(w).to_uint() == FpcCodec::prefix_of(w));
+    const Item c = code_item(w);
+    bool error = true;
+    REQUIRE(FpcDecoderRtl::decode(c.a, c.b, error).to_uint() == w);
+    REQUIRE_FALSE(error);
+  }
+  bool error = false;
+  CHECK(FpcDecoderRtl::decode(std::uint64_t{0b110} << 14, 17, error).to_uint() == 0u);
+  CHECK(error);
+  CHECK(FpcDecoderRtl::decode(0, 16, error).to_uint() == 0u);
+  CHECK(error);
+  CHECK(FpcDecoderRtl::decode(std::uint64_t{0b101} << 14, 18, error).to_uint() == 0u);
+  CHECK(error);
+  CHECK(FpcDecoderRtl::decode(std::uint64_t{0b111} << 32, 34, error).to_uint() == 0u);
+  CHECK(error);
+}
+
+// ---------------------------------------------------------------- streams
+
+TEST_CASE("rtl fpc encoder matches FpcCodec bit and cycle exact under stalls and reset") {
+  run_stress<EncoderSide>(encoder_items(6000, 1), 1);
+}
+
+TEST_CASE("rtl fpc decoder restores FpcCodec codes bit and cycle exact under stalls and reset") {
+  const auto items = decoder_items(6000, 2);
+  REQUIRE(std::count_if(items.begin(), items.end(), [](const Item& x) { return x.corrupt; }) >
+          50);
+  run_stress<DecoderSide>(items, 2);
+}
+
+TEST_CASE("rtl fpc encoder into decoder restores every word") {
+  run_stress<FpcChainSide>(encoder_items(6000, 3), 3);
+}
+
+TEST_CASE("rtl lsb cut b 1 matches LsbCutCodec") {
+  run_stress<CutSide>(pattern_items(4000, 4), 4, 1u);
+}
+TEST_CASE("rtl lsb cut b 28 matches LsbCutCodec") {
+  run_stress<CutSide>(pattern_items(4000, 5), 5, 28u);
+}
+TEST_CASE("rtl lsb cut b 52 matches LsbCutCodec") {
+  run_stress<CutSide>(pattern_items(4000, 6), 6, 52u);
+}
+
+TEST_CASE("rtl lsb pad b 1 matches LsbCutCodec round trip") {
+  run_stress<PadSide>(kept_items(4000, 7, 1), 7, 1u);
+}
+TEST_CASE("rtl lsb pad b 28 matches LsbCutCodec round trip") {
+  run_stress<PadSide>(kept_items(4000, 8, 28), 8, 28u);
+}
+TEST_CASE("rtl lsb pad b 52 matches LsbCutCodec round trip") {
+  run_stress<PadSide>(kept_items(4000, 9, 52), 9, 52u);
+}
+
+TEST_CASE("rtl lsb cut into pad gives LsbCutCodec round trip") {
+  run_stress<LsbChainSide>(pattern_items(4000, 10), 10, 28u);
+}
+
+TEST_CASE("rtl lsb cut and pad refuse b outside 1..52 like the codec") {
+  for (unsigned b : {0u, 53u, 64u}) {
+    INFO("b = " << b);
+    try {
+      LsbCutRtl cut("cut", b);
+      FAIL("LsbCutRtl accepted b");
+    } catch (const ParamError& e) {
+      CHECK(e.key() == "ni.lsb_cut_bits");
+      CHECK(e.value() == std::to_string(b));
+    }
+    CHECK_THROWS_AS(LsbPadRtl("pad", b), ParamError);
+    CHECK_THROWS_AS(LsbCutCodec(b), ParamError);
+  }
+  LsbCutRtl cut("cut_ok", 52);
+  LsbPadRtl pad("pad_ok", 1);
+  CHECK(cut.kept_bits() == 12);
+  CHECK(pad.kept_bits() == 63);
+}
+
+// ---------------------------------------------------------------- waves
+
+TEST_CASE("rtl vcd of the fpc encoder holds the signals of its gtkw") {
+  run_traced<EncoderSide>("fpc_encoder_rtl", encoder_items(40, 12));
+}
+
+TEST_CASE("rtl vcd of the fpc decoder holds the signals of its gtkw") {
+  std::vector<Item> items;
+  for (std::uint32_t w : {5u, 70000u, 0xFFFFFFFFu, 20000u, 300000u, 40000u, 0u, 9000u, 1u << 18,
+                          123456789u, 17u, 1u << 16, 600000u, 2u, 0x80000000u, 16383u, 16384u})
+    items.push_back(code_item(w));
+  items.insert(items.begin() + 12, {std::uint64_t{0b110} << 14, 17, 0, true});  // a corrupt code
+  for (std::uint32_t w : fpc_words(40, 13)) items.push_back(code_item(w));
+  items.resize(40);
+  run_traced<DecoderSide>("fpc_decoder_rtl", items);
+}
+
+TEST_CASE("rtl vcd of the lsb cut holds the signals of its gtkw") {
+  run_traced<CutSide>("lsb_cut_rtl", pattern_items(40, 14), 28u);
+}
+
+TEST_CASE("rtl vcd of the lsb pad holds the signals of its gtkw") {
+  run_traced<PadSide>("lsb_pad_rtl", kept_items(40, 15, 28), 28u);
+}
