@@ -157,7 +157,11 @@ void print_summary(std::ostream& os, const RunConfig& rc, const RunOutcome& outc
   if (rc.synthetic()) {
     line("workload:") << "synthetic " << rc.traffic.pattern << " at "
                       << num(rc.traffic.injection_rate)
-                      << " flits/node/cycle, " << num(rc.traffic.mean_packet_flits())
+                      << " flits/node/cycle, "
+                      << (rc.traffic.variable_length()
+                              ? std::to_string(rc.traffic.packet_flits_min) + ".." +
+                                    std::to_string(rc.traffic.packet_flits_max)
+                              : std::to_string(rc.traffic.packet_flits))
                       << "-flit packets, seed " << rc.run.seed << "\n";
   } else {
     line("workload:") << "firmware " << rc.workload_kind << ", " << rc.firmware.message_words
