@@ -7,7 +7,7 @@ export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE := 1
 DEBIAN_PACKAGES := g++ make cmake pkg-config libsystemc-dev catch2 libyaml-cpp-dev \
                    nlohmann-json3-dev libcli11-dev
 
-.PHONY: all deps configure build run test bench install clean
+.PHONY: all deps configure build run test test-sanitize bench install clean
 all: build
 
 # Installs the Debian packages that are missing (as root), or prints the exact command.
@@ -39,6 +39,14 @@ run: build
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+
+# The suite again under AddressSanitizer and UBSan (Debug). LeakSanitizer is off: SystemC's
+# coroutine stacks confuse it. The install test is left out (it installs the Release build).
+test-sanitize: deps
+	cmake -S . -B $(BUILD)-sanitize -DCMAKE_BUILD_TYPE=Debug -DCOLLNOC_SANITIZE=ON -DCOLLNOC_LTO=OFF
+	cmake --build $(BUILD)-sanitize -j$(JOBS)
+	cd $(BUILD)-sanitize && ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	  ctest --output-on-failure -j$(JOBS) -E install_and_find_package
 
 bench: build
 	bench/run $(BUILD)/collnoc
