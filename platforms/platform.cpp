@@ -1,5 +1,7 @@
 #include "platforms/platform.hpp"
 
+#include "noc/hdn.hpp"
+
 namespace collnoc {
 
 namespace {
@@ -29,6 +31,11 @@ const std::vector<TopologyEntry>& topologies() {
        [](const TopologyParams& p) {
          return std::make_unique<RandomRegularGraph>(p.nodes, p.degree, p.seed,
                                                      p.endpoints_per_router);
+       }},
+      {"hdn", "hierarchical dual-net HDN(B, k, S) (hdn.base, hdn.levels, hdn.supernodes)",
+       [](const TopologyParams& p) {
+         return std::make_unique<HdnTopology>(
+             HdnSpec::parse(p.hdn_base, p.hdn_levels, p.hdn_supernodes), p.endpoints_per_router);
        }},
   };
   return table;

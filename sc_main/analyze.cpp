@@ -343,7 +343,8 @@ int analyze_zero_load(const AnalyzeOptions& o) {
 
 CLI::App* add_analyze_command(CLI::App& app, AnalyzeOptions& o) {
   CLI::App* analyze = app.add_subcommand(
-      "analyze", "offline studies of the NI's compression (no simulation): codec, zero-load");
+      "analyze",
+      "offline studies, no simulation: codec, zero-load (NI compression), hdn (topology)");
   analyze->require_subcommand(1);
 
   CLI::App* codec = analyze->add_subcommand(
@@ -373,6 +374,7 @@ CLI::App* add_analyze_command(CLI::App& app, AnalyzeOptions& o) {
   zero_load->add_option("--ratio", o.ratio, "C: compression ratio, > 1")->capture_default_str();
   zero_load->add_flag("--json", o.json, "print one JSON object");
   zero_load->callback([&o] { o.command = AnalyzeOptions::Command::zero_load; });
+  add_analyze_hdn_command(*analyze, o);
   return analyze;
 }
 
@@ -380,6 +382,7 @@ int analyze_command(const AnalyzeOptions& options) {
   switch (options.command) {
     case AnalyzeOptions::Command::codec: return analyze_codec(options);
     case AnalyzeOptions::Command::zero_load: return analyze_zero_load(options);
+    case AnalyzeOptions::Command::hdn: return analyze_hdn(options);
     case AnalyzeOptions::Command::none: break;
   }
   return kExitBadInput;

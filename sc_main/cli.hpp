@@ -42,9 +42,9 @@ struct SweepOptions {
 };
 
 // `collnoc analyze codec` and `collnoc analyze zero-load` (sc_main/analyze.cpp): offline studies
-// of the NI's compression, no simulation.
+// of the NI's compression, no simulation; `collnoc analyze hdn` (sc_main/analyze_hdn.cpp).
 struct AnalyzeOptions {
-  enum class Command { none, codec, zero_load } command = Command::none;
+  enum class Command { none, codec, zero_load, hdn } command = Command::none;
   bool json = false;
   // analyze codec: run a binary dump through a codec
   std::string codec;  // fpc | lsb_cut
@@ -57,11 +57,19 @@ struct AnalyzeOptions {
   long long link_cycles = 1;
   long long codec_latency_cycles = 100;
   double ratio = 2.0;
+  // analyze hdn: HDN(B, k, S) properties (sc_main/analyze_hdn.cpp)
+  std::string hdn_base = "torus:2x3x5";
+  long long hdn_levels = 1;
+  std::string hdn_supernodes;  // empty: s_i = 1 at every level
+  std::string hdn_weights = "0.5,0.5";
+  bool hdn_bfs = false;
 };
 
-// Declares `analyze` and its two commands on `app`, filling `options`; returns the `analyze` app.
+// Declares `analyze` and its commands on `app`, filling `options`; returns the `analyze` app.
 CLI::App* add_analyze_command(CLI::App& app, AnalyzeOptions& options);
 int analyze_command(const AnalyzeOptions& options);
+void add_analyze_hdn_command(CLI::App& analyze, AnalyzeOptions& options);
+int analyze_hdn(const AnalyzeOptions& options);
 
 int run_command(const RunOptions& options);
 int sweep_command(const SweepOptions& options);
