@@ -185,10 +185,10 @@ void NetworkInterface::cut_packet(Cycle now) {
   h.hops = 0;
   h.compressed = false;
   tx_plain_.resize(h.packet_words);
-  for (std::uint32_t w = 0; w < h.packet_words; ++w)
-    tx_plain_[w] = m.synthetic_flits ? payload_->word(h.packet_id, w) : m.words[h.word_offset + w];
+  if (m.synthetic_flits) payload_->fill(h.packet_id, 0, h.packet_words, tx_plain_.data());
+  else std::copy_n(m.words.begin() + h.word_offset, h.packet_words, tx_plain_.begin());
   compress(h, now);
-  if (!h.compressed) tx_wire_ = tx_plain_;
+  if (!h.compressed) tx_wire_.swap(tx_plain_);  // the words go as they are
   cut_ = true;
 }
 
@@ -387,8 +387,10 @@ void NetworkInterface::check_synthetic(const PacketHeader& h, const std::uint32_
   const Codec* codec =
       h.compressed ? codecs_.codec_for(static_cast<ElementType>(h.element_type)) : nullptr;
   if (!codec || codec->lossless()) {
+    check_.resize(count);
+    payload_->fill(h.packet_id, first, count, check_.data());
     for (std::uint32_t w = 0; w < count; ++w)
-      if (words[w] != payload_->word(h.packet_id, first + w)) ++counters_.payload_errors;
+      if (words[w] != check_[w]) ++counters_.payload_errors;
     return;
   }
   std::vector<std::uint32_t> expected(h.packet_words);

@@ -162,6 +162,7 @@ class NetworkInterface : public ClockedModule {
   CodecSet codecs_;
   BitWriter writer_;
   std::vector<std::uint32_t> scratch_;
+  std::vector<std::uint32_t> check_;  // regenerated synthetic words, to compare with arrivals
   Ring<Cycle> arrivals_;  // cycles of the flits received in the congestion window (selective)
 
   // synthetic source

@@ -24,6 +24,9 @@ class RandomWords : public PayloadGenerator {
   std::uint32_t word(PacketId p, std::uint32_t i) const override {
     return static_cast<std::uint32_t>(hash64(p, i));
   }
+  void fill(PacketId p, std::uint32_t first, std::uint32_t count, std::uint32_t* out) const override {
+    for (std::uint32_t i = 0; i < count; ++i) out[i] = static_cast<std::uint32_t>(hash64(p, first + i));
+  }
 
  private:
   ElementType type_;

@@ -20,6 +20,11 @@ class PayloadGenerator {
   virtual ElementType element_type() const = 0;
   // Word `index` of packet `packet`'s payload (doubles: low word at even, high at odd index).
   virtual std::uint32_t word(PacketId packet, std::uint32_t index) const = 0;
+  // Words [first, first + count) into `out`: one call per packet instead of one per word.
+  virtual void fill(PacketId packet, std::uint32_t first, std::uint32_t count,
+                    std::uint32_t* out) const {
+    for (std::uint32_t i = 0; i < count; ++i) out[i] = word(packet, first + i);
+  }
 };
 
 using PayloadEntry = Registered<std::function<std::unique_ptr<PayloadGenerator>()>>;
