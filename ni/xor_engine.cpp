@@ -1,0 +1,71 @@
+#include "ni/xor_engine.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace collnoc {
+
+void validate(const XorEngineParams& params) {
+  if (params.xor_latency_cycles > kMaxXorLatencyCycles)
+    throw ParamError("nc.xor_latency_cycles", std::to_string(params.xor_latency_cycles),
+                     "must be 0.." + std::to_string(kMaxXorLatencyCycles) +
+                         " (cycles from a packet pair to its XOR; 0 = combinational)");
+}
+
+namespace nc_detail {
+CheckedXorParams::CheckedXorParams(const XorEngineParams& params) : params_(params) {
+  validate(params_);
+}
+}  // namespace nc_detail
+
+XorEngine::XorEngine(sc_core::sc_module_name name, const XorEngineParams& params)
+    : CheckedXorParams(params), sc_module(name) {}
+
+std::vector<std::uint32_t> XorEngine::xor_words(const std::vector<std::uint32_t>& a,
+                                                const std::vector<std::uint32_t>& b) {
+  if (a.size() != b.size())
+    throw std::invalid_argument("XorEngine: packets of unequal length (" +
+                                std::to_string(a.size()) + " and " + std::to_string(b.size()) +
+                                " words); only equal-length packets can be XORed");
+  std::vector<std::uint32_t> out(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) out[i] = a[i] ^ b[i];
+  return out;
+}
+
+void XorEngine::submit(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b,
+                       Cycle now) {
+  if (a.empty() && b.empty())
+    throw std::invalid_argument(std::string(name()) + ": empty packets");
+  if (submitted_any_ && now < last_submit_)
+    throw std::logic_error(std::string(name()) + ": submit in cycle " + std::to_string(now) +
+                           " after one in cycle " + std::to_string(last_submit_));
+  if (!can_accept(now))
+    throw std::logic_error(std::string(name()) + ": a second packet pair in cycle " +
+                           std::to_string(now) + " (the engine takes one per cycle)");
+  std::vector<std::uint32_t> coded = xor_words(a, b);  // throws for unequal lengths
+
+  const Cycle latency = latency_cycles();
+  results_.push_back({now + latency, std::move(coded)});
+  submitted_any_ = true;
+  last_submit_ = now;
+  ++xor_operations_;
+  words_xored_ += a.size();
+  const Cycle end = now + std::max<Cycle>(latency, 1);
+  busy_cycles_ += end - std::max(now, busy_until_);  // end > busy_until_: latency is fixed
+  busy_until_ = end;
+}
+
+std::vector<std::uint32_t> XorEngine::take(Cycle now) {
+  if (!ready(now))
+    throw std::logic_error(std::string(name()) + ": take in cycle " + std::to_string(now) +
+                           (results_.empty() ? std::string(" with nothing inside")
+                                             : " before the result is ready (cycle " +
+                                                   std::to_string(results_.front().ready_at) +
+                                                   ")"));
+  std::vector<std::uint32_t> words = std::move(results_.front().words);
+  results_.pop_front();
+  return words;
+}
+
+}  // namespace collnoc

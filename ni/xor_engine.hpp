@@ -1,0 +1,93 @@
+// The XOR engine of network coding (SPEC 3.1): a block at the NI that takes two packets of equal
+// length and hands back their bitwise XOR, xor_latency_cycles later, for injection. Decoding is
+// the same operation: A = (A xor B) xor B. The bits are real: the result is computed from the
+// payload words, not counted.
+//
+// Timing model: a pipelined unit one packet wide. It accepts at most one packet pair per cycle
+// (submit) and the coded packet can be taken (take) exactly L = xor_latency_cycles cycles later;
+// L = 0 is combinational, the result is there in the cycle it was submitted. Pairs overlap in the
+// pipeline, so L does not limit the throughput. Results wait, in order, in an output buffer until
+// the NI takes them: the engine never stalls (the NI's injection queue holds what waits).
+// rtl_models/xor_engine_rtl.hpp is the pin-level twin, one word per cycle (docs/network_coding.md).
+//
+// The engine has no process of its own: its owner (an NI, or firmware) passes the current cycle
+// and can wake itself for next_ready_cycle() (ClockedModule::wake_at, or wait in a thread).
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include <systemc>
+
+#include "noc/types.hpp"
+
+namespace collnoc {
+
+struct XorEngineParams {
+  unsigned xor_latency_cycles = 1;  // submit to result; 0 = combinational
+};
+
+constexpr unsigned kMaxXorLatencyCycles = 1024;
+
+// ParamError("nc.xor_latency_cycles", ...) for a latency outside 0..kMaxXorLatencyCycles.
+void validate(const XorEngineParams& params);
+
+namespace nc_detail {
+// A base checked before sc_module is built, so bad parameters throw before any SystemC object
+// exists.
+struct CheckedXorParams {
+  explicit CheckedXorParams(const XorEngineParams& params);
+  XorEngineParams params_;
+};
+}  // namespace nc_detail
+
+class XorEngine : private nc_detail::CheckedXorParams, public sc_core::sc_module {
+ public:
+  explicit XorEngine(sc_core::sc_module_name name, const XorEngineParams& params = {});
+
+  unsigned latency_cycles() const { return params_.xor_latency_cycles; }
+
+  // One packet pair per cycle: false once a pair was submitted in cycle `now`.
+  bool can_accept(Cycle now) const { return !submitted_any_ || now > last_submit_; }
+  // Starts coding a and b in cycle `now`. Throws std::invalid_argument for packets of unequal
+  // length (or empty ones), std::logic_error when !can_accept(now) or `now` is earlier than the
+  // previous submit. Nothing changes when it throws.
+  void submit(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b, Cycle now);
+
+  // The oldest result can be taken in cycle `now`.
+  bool ready(Cycle now) const { return !results_.empty() && results_.front().ready_at <= now; }
+  // The cycle the oldest result is (or was) ready; kNever when none is inside.
+  Cycle next_ready_cycle() const { return results_.empty() ? kNever : results_.front().ready_at; }
+  // Hands out the oldest result; std::logic_error unless ready(now).
+  std::vector<std::uint32_t> take(Cycle now);
+  // Pairs submitted and not yet taken.
+  std::size_t in_flight() const { return results_.size(); }
+  // A reset: drops every pair inside. The counters keep what was done.
+  void reset() { results_.clear(); }
+
+  // The datapath: word-wise a xor b (std::invalid_argument for unequal lengths).
+  static std::vector<std::uint32_t> xor_words(const std::vector<std::uint32_t>& a,
+                                              const std::vector<std::uint32_t>& b);
+
+  // Counters. An operation is one packet pair, coding or decoding alike.
+  std::uint64_t xor_operations() const { return xor_operations_; }
+  std::uint64_t words_xored() const { return words_xored_; }
+  // Cycles in which at least one pair is inside the pipeline: a pair submitted in cycle t
+  // occupies t .. t + max(L, 1) - 1. Counted at submit, so cycles still ahead are included.
+  std::uint64_t busy_cycles() const { return busy_cycles_; }
+
+ private:
+  struct Result {
+    Cycle ready_at;
+    std::vector<std::uint32_t> words;
+  };
+  std::deque<Result> results_;
+  bool submitted_any_ = false;
+  Cycle last_submit_ = 0;
+  Cycle busy_until_ = 0;  // first cycle after the last busy one
+  std::uint64_t xor_operations_ = 0;
+  std::uint64_t words_xored_ = 0;
+  std::uint64_t busy_cycles_ = 0;
+};
+
+}  // namespace collnoc
