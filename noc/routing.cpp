@@ -1,5 +1,7 @@
 #include "noc/routing.hpp"
 
+#include "noc/hdn_routing.hpp"
+
 #include <algorithm>
 #include <deque>
 
@@ -38,6 +40,8 @@ const std::vector<RoutingEntry>& routing_functions() {
        }},
       {"updown", "Up*/Down* on a BFS spanning tree (any connected topology, 1 VC suffices)",
        [](const Topology& t, unsigned vcs) { return std::make_unique<UpDownRouting>(t, vcs); }},
+      {"hdn", "recursive hierarchical dual-net routing (SPEC 4.2), VCs per level and phase",
+       HdnRouting::make},
   };
   return table;
 }

@@ -30,6 +30,7 @@
 #include "ni/fpc_codec.hpp"
 #include "ni/lsb_cut_codec.hpp"
 #include "noc/types.hpp"
+#include "rtl_support.hpp"
 #include "rtl_models/fpc_decoder_rtl.hpp"
 #include "rtl_models/fpc_encoder_rtl.hpp"
 #include "rtl_models/lsb_cut_rtl.hpp"
@@ -38,15 +39,12 @@ using namespace collnoc;
 using sc_core::sc_signal;
 using sc_dt::sc_uint;
 
+using namespace collnoc::test;
+
 namespace {
 
 const sc_core::sc_time kPeriod(1, sc_core::SC_NS);
 
-std::string hex(std::uint64_t v) {
-  std::ostringstream os;
-  os << "0x" << std::hex << v;
-  return os.str();
-}
 
 // One word through a block: `a`, `b` are the values on its data pins (which pins depends on the
 // block: see each Side); `orig` is what the functional model starts from; `corrupt` marks a
@@ -57,15 +55,6 @@ struct Item {
 };
 bool operator!=(const Item& x, const Item& y) { return x.a != y.a || x.b != y.b; }
 
-// A stretch of the stream, up to `end_word` words accepted: the chance of a gap in in_valid, of a
-// stall on out_ready; with `reset_after`, the output is then held until the pipeline is full and
-// reset is asserted for two cycles (the words inside are dropped).
-struct Phase {
-  std::size_t end_word;
-  double gap_prob;
-  double stall_prob;
-  bool reset_after;
-};
 
 // ---------------------------------------------------------------- the blocks under test
 
@@ -481,13 +470,6 @@ class Bench : public sc_core::sc_module {
 
 // The long stream: free flow, a reset with a full pipeline, gaps, gaps and stalls, a second
 // reset, heavy stalls, then both at random.
-std::vector<Phase> stress_phases(std::size_t words) {
-  return {{300, 0.0, 0.0, true},
-          {words * 3 / 10, 0.3, 0.0, false},
-          {words * 6 / 10, 0.2, 0.3, true},
-          {words * 8 / 10, 0.0, 0.6, false},
-          {words, 0.5, 0.5, false}};
-}
 
 template <class Side, class... SideArgs>
 void run_stress(const std::vector<Item>& items, unsigned seed, SideArgs&&... side_args) {
@@ -667,68 +649,6 @@ std::vector<Item> kept_items(std::size_t count, unsigned seed, unsigned cut_bits
 }
 
 // ---------------------------------------------------------------- waves
-
-std::string source_path(const std::string& relative) {
-  return std::string(COLLNOC_SOURCE_DIR) + "/" + relative;
-}
-
-// Signal rows of a GTKWave save file: what is not a flag (@), comment (-), directive ([) or
-// note (*), as waves/grab.tcl reads them.
-std::vector<std::string> gtkw_signals(const std::string& path) {
-  std::ifstream in(path);
-  REQUIRE(in.good());
-  std::vector<std::string> names;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || std::string("@-[*#").find(line[0]) != std::string::npos) continue;
-    names.push_back(line);
-  }
-  return names;
-}
-
-// The VCD's variables as GTKWave names them (scopes joined by dots, then the vector range), and
-// how many distinct values each took.
-std::map<std::string, std::size_t> vcd_signals(const std::string& path) {
-  std::ifstream in(path);
-  REQUIRE(in.good());
-  std::vector<std::string> scopes;
-  std::map<std::string, std::string> name_of_id;
-  std::string token;
-  while (in >> token && token != "$enddefinitions") {
-    if (token == "$scope") {
-      std::string kind, name;
-      in >> kind >> name;
-      scopes.push_back(name);
-    } else if (token == "$upscope") {
-      scopes.pop_back();
-    } else if (token == "$var") {
-      std::string type, size, id, ref, next;
-      in >> type >> size >> id >> ref >> next;
-      std::string full;
-      for (const auto& s : scopes) full += s + ".";
-      full += ref;
-      if (next != "$end") full += next;  // "[31:0]"
-      name_of_id[id] = full;
-    }
-  }
-  std::map<std::string, std::set<std::string>> values;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#' || line[0] == '$') continue;
-    std::string value, id;
-    if (line[0] == 'b' || line[0] == 'r') {
-      std::istringstream ls(line);
-      ls >> value >> id;
-    } else {
-      value = line.substr(0, 1);
-      id = line.substr(1);
-    }
-    if (name_of_id.count(id)) values[name_of_id[id]].insert(value);
-  }
-  std::map<std::string, std::size_t> out;
-  for (const auto& [id, name] : name_of_id) out[name] = values[name].size();
-  return out;
-}
 
 // Runs a short stream (gaps, stalls, a reset) with the block traced to
 // <dir>/<block>.vcd, next to a copy of rtl_models/<block>.gtkw named <block>.vcd.gtkw (what

@@ -23,21 +23,19 @@
 
 #include "ni/xor_engine.hpp"
 #include "noc/types.hpp"
+#include "rtl_support.hpp"
 #include "rtl_models/xor_engine_rtl.hpp"
 
 using namespace collnoc;
 using sc_core::sc_signal;
 using sc_dt::sc_uint;
 
+using namespace collnoc::test;
+
 namespace {
 
 const sc_core::sc_time kPeriod(1, sc_core::SC_NS);
 
-std::string hex(std::uint64_t v) {
-  std::ostringstream os;
-  os << "0x" << std::hex << v;
-  return os.str();
-}
 
 // One word pair: the words of packets A and B at the same place; `packet` numbers the packet
 // the pair belongs to (consecutive pairs of one packet).
@@ -46,13 +44,6 @@ struct Item {
   std::size_t packet = 0;
 };
 
-// A stretch of the stream, as in test_rtl_codecs.cpp.
-struct Phase {
-  std::size_t end_word;
-  double gap_prob;
-  double stall_prob;
-  bool reset_after;
-};
 
 class Bench : public sc_core::sc_module {
  public:
@@ -271,13 +262,6 @@ class Bench : public sc_core::sc_module {
   std::uint32_t shown_ = 0;
 };
 
-std::vector<Phase> stress_phases(std::size_t words) {
-  return {{300, 0.0, 0.0, true},
-          {words * 3 / 10, 0.3, 0.0, false},
-          {words * 6 / 10, 0.2, 0.3, true},
-          {words * 8 / 10, 0.0, 0.6, false},
-          {words, 0.5, 0.5, false}};
-}
 
 // Packets of 1..16 word pairs: edge words (0, all ones, alternating bits, single bits), random
 // words, and decoding pairs (a coded word with one of its operands, giving back the other).
@@ -361,68 +345,6 @@ void run_stress(unsigned depth, std::size_t words, unsigned seed) {
     i = j;
   }
   CHECK(whole > 100);
-}
-
-// ---------------------------------------------------------------- waves
-
-std::string source_path(const std::string& relative) {
-  return std::string(COLLNOC_SOURCE_DIR) + "/" + relative;
-}
-
-// Signal rows of a GTKWave save file (as in test_rtl_codecs.cpp).
-std::vector<std::string> gtkw_signals(const std::string& path) {
-  std::ifstream in(path);
-  REQUIRE(in.good());
-  std::vector<std::string> names;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || std::string("@-[*#").find(line[0]) != std::string::npos) continue;
-    names.push_back(line);
-  }
-  return names;
-}
-
-// The VCD's variables as GTKWave names them, and how many distinct values each took.
-std::map<std::string, std::size_t> vcd_signals(const std::string& path) {
-  std::ifstream in(path);
-  REQUIRE(in.good());
-  std::vector<std::string> scopes;
-  std::map<std::string, std::string> name_of_id;
-  std::string token;
-  while (in >> token && token != "$enddefinitions") {
-    if (token == "$scope") {
-      std::string kind, name;
-      in >> kind >> name;
-      scopes.push_back(name);
-    } else if (token == "$upscope") {
-      scopes.pop_back();
-    } else if (token == "$var") {
-      std::string type, size, id, ref, next;
-      in >> type >> size >> id >> ref >> next;
-      std::string full;
-      for (const auto& s : scopes) full += s + ".";
-      full += ref;
-      if (next != "$end") full += next;  // "[31:0]"
-      name_of_id[id] = full;
-    }
-  }
-  std::map<std::string, std::set<std::string>> values;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#' || line[0] == '$') continue;
-    std::string value, id;
-    if (line[0] == 'b' || line[0] == 'r') {
-      std::istringstream ls(line);
-      ls >> value >> id;
-    } else {
-      value = line.substr(0, 1);
-      id = line.substr(1);
-    }
-    if (name_of_id.count(id)) values[name_of_id[id]].insert(value);
-  }
-  std::map<std::string, std::size_t> out;
-  for (const auto& [id, name] : name_of_id) out[name] = values[name].size();
-  return out;
 }
 
 }  // namespace
