@@ -61,6 +61,12 @@ const std::vector<PlatformEntry>& platforms() {
            throw ParamError("topology.kind", p.topology.kind, "platform irregular needs random");
          return std::make_unique<NocSystem>("system", make_topology(p.topology), p.system);
        }},
+      {"hdn", "hierarchical dual-net HDN(B,k,S) (topology.kind = hdn, hdn.*), one NI and core each",
+       [](const PlatformParams& p) {
+         if (p.topology.kind != "hdn")
+           throw ParamError("topology.kind", p.topology.kind, "platform hdn needs hdn");
+         return std::make_unique<NocSystem>("system", make_topology(p.topology), p.system);
+       }},
   };
   return table;
 }

@@ -148,6 +148,22 @@ TEST_CASE("cli: a user's data dump feeds the payloads and compresses as FPC says
   CHECK(j["compression"]["ratio"].get<double>() == Approx(32.0 / 17.0));
 }
 
+TEST_CASE("cli: platform hdn runs traffic and firmware with hdn routing", "[cli]") {
+  const std::string out = temp_path("hdn.json");
+  const std::string hdn = "run --set platform=hdn --set topology.kind=hdn "
+                          "--set hdn.base=hypercube:2 --set routing.algorithm=hdn --set router.vcs=2 ";
+  Result r = run_collnoc(hdn + "--set traffic.injection_rate=0.3 --set sim.measure_cycles=2000 "
+                               "--quiet --out " + out);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(read_json(out)["sim"]["nodes"] == 32);  // 2 * 4^2 / 1
+  r = run_collnoc(hdn + "--set workload.kind=all_pairs --quiet --out " + out);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(read_json(out)["firmware"]["data_verified"] == true);
+  CHECK(run_collnoc(hdn + "--set router.vcs=1 --quiet --out " + out).status == 2);  // too few VCs
+}
+
 TEST_CASE("cli: firmware workloads run and verify their data", "[cli]") {
   const std::string out = temp_path("fw.json");
   for (const char* kind : {"ping_pong", "all_pairs"}) {
