@@ -1,6 +1,8 @@
 // Helpers shared by the tests: build a system from parameters, and a scripted firmware that
 // sends single messages at chosen cycles (for latency measurements).
 #pragma once
+#include <catch2/catch.hpp>
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,6 +21,46 @@ inline std::unique_ptr<NocSystem> build(const std::string& kind, std::vector<uns
   p.topology.n = static_cast<unsigned>(k.size());
   p.system = sys;
   return make_platform(p);
+}
+
+// A result by its dotted key, of the type the report holds it in.
+template <typename T>
+T get(const Report& r, const std::string& key) {
+  const Report::Value* v = r.find(key);
+  REQUIRE(v != nullptr);
+  return std::get<T>(*v);
+}
+
+// The run ended ok and every flit that left an NI was delivered or is still in the network.
+inline void require_conserved(const RunOutcome& out) {
+  INFO(out.diagnosis);
+  REQUIRE(out.status == RunStatus::ok);
+  CHECK(get<std::uint64_t>(out.report, "flits.injected") ==
+        get<std::uint64_t>(out.report, "flits.delivered") +
+            get<std::uint64_t>(out.report, "flits.in_flight"));
+}
+
+// Synthetic traffic (seed 1) through warm-up, measurement and drain.
+inline RunOutcome run_traffic(NocSystem& sys, const TrafficParams& tp, Cycle warmup,
+                              Cycle measure, Cycle max_cycles = 200000,
+                              Cycle watchdog_cycles = 20000) {
+  sys.attach_traffic(tp, 1);
+  RunParams run;
+  run.warmup_cycles = warmup;
+  run.measure_cycles = measure;
+  run.max_cycles = max_cycles;
+  run.watchdog_cycles = watchdog_cycles;
+  run.progress = false;
+  return Simulation(sys, run, nullptr).run();
+}
+
+// `fw` on every core until all have finished.
+inline RunOutcome run_firmware(NocSystem& sys, Firmware& fw, Cycle watchdog_cycles = 20000) {
+  sys.attach_firmware(fw);
+  RunParams run;
+  run.progress = false;
+  run.watchdog_cycles = watchdog_cycles;
+  return Simulation(sys, run, &fw).run();
 }
 
 // Each entry: at cycle `at`, core `src` sends `words` words to `dst`; `dst` receives it.

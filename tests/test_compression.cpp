@@ -10,12 +10,7 @@ using namespace collnoc;
 
 namespace {
 
-template <typename T>
-T get(const Report& r, const std::string& key) {
-  const Report::Value* v = r.find(key);
-  REQUIRE(v != nullptr);
-  return std::get<T>(*v);
-}
+using test::get;
 
 RunOutcome run_synthetic(const std::string& policy, const std::string& payload,
                          CompressedSize mode = CompressedSize::real, double rate = 0.05) {
@@ -29,12 +24,7 @@ RunOutcome run_synthetic(const std::string& policy, const std::string& payload,
   tp.injection_rate = rate;
   tp.packet_flits = 16;
   tp.payload = payload;
-  sys->attach_traffic(tp, 3);
-  RunParams run;
-  run.warmup_cycles = 500;
-  run.measure_cycles = 4000;
-  run.progress = false;
-  return Simulation(*sys, run, nullptr).run();
+  return test::run_traffic(*sys, tp, 500, 4000);
 }
 
 }  // namespace
@@ -100,10 +90,7 @@ TEST_CASE("selective compression: long packets always and short ones only under 
   // An idle network: node 0 sends a 4-flit and then a 16-flit message of small integers; the
   // short one is not compressed (no traffic seen, nothing waiting), the long one is.
   test::ScriptedFirmware fw({{100, 0, 5, 16, true}, {2100, 0, 5, 64, true}});
-  sys->attach_firmware(fw);
-  RunParams run;
-  run.progress = false;
-  RunOutcome out = Simulation(*sys, run, &fw).run();
+  RunOutcome out = test::run_firmware(*sys, fw);
   REQUIRE(out.status == RunStatus::ok);
   CHECK(fw.data_verified());
   CHECK(get<std::uint64_t>(out.report, "compression.packets_compressed") == 1);
@@ -118,10 +105,7 @@ TEST_CASE("a compressed message's latency is the zero-load latency of its compre
   auto sys = test::build("mesh", {4, 4}, sp);
   // 64 small integers: 16 flits plain, 64 x 17 bits = 9 flits compressed
   test::ScriptedFirmware fw({{10, 0, 15, 64, true}});
-  sys->attach_firmware(fw);
-  RunParams run;
-  run.progress = false;
-  RunOutcome out = Simulation(*sys, run, &fw).run();
+  RunOutcome out = test::run_firmware(*sys, fw);
   REQUIRE(out.status == RunStatus::ok);
   CHECK(fw.data_verified());
   // created at 10 (send overhead 1), 6 hops, 9 flits, then D = 100

@@ -10,6 +10,7 @@
 #include "noc/hdn_routing.hpp"
 #include "platforms/noc_system.hpp"
 #include "platforms/simulation.hpp"
+#include "support.hpp"
 
 using namespace collnoc;
 
@@ -276,23 +277,10 @@ void simulate(const char* name, const Config& c, unsigned buffer_flits) {
   tp.pattern = "uniform";
   tp.injection_rate = 0.9;  // far beyond saturation
   tp.packet_flits = 6;
-  sys.attach_traffic(tp, 1);
-  RunParams run;
-  run.warmup_cycles = 500;
-  run.measure_cycles = 4000;
-  run.max_cycles = 6000;
-  run.watchdog_cycles = 1000;
-  run.progress = false;
-  RunOutcome out = Simulation(sys, run, nullptr).run();
-  INFO(describe(c) << ": " << out.diagnosis);
-  REQUIRE(out.status == RunStatus::ok);
-  const auto u64 = [&](const char* key) {
-    const Report::Value* v = out.report.find(key);
-    REQUIRE(v != nullptr);
-    return std::get<std::uint64_t>(*v);
-  };
-  CHECK(u64("flits.injected") == u64("flits.delivered") + u64("flits.in_flight"));
-  CHECK(u64("flits.delivered") > 1000);
+  RunOutcome out = test::run_traffic(sys, tp, 500, 4000, 6000, /*watchdog_cycles=*/1000);
+  INFO(describe(c));
+  test::require_conserved(out);
+  CHECK(test::get<std::uint64_t>(out.report, "flits.delivered") > 1000);
 }
 
 }  // namespace

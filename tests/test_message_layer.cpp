@@ -6,17 +6,7 @@
 
 using namespace collnoc;
 
-namespace {
-
-RunOutcome run_firmware(NocSystem& sys, Firmware& fw) {
-  sys.attach_firmware(fw);
-  RunParams run;
-  run.progress = false;
-  run.watchdog_cycles = 2000;
-  return Simulation(sys, run, &fw).run();
-}
-
-}  // namespace
+constexpr Cycle kWatchdog = 2000;  // firmware deadlocks are reported quickly
 
 TEST_CASE("all-pairs exchange of multi-packet messages arrives bit-exact (adaptive)", "[message]") {
   SystemParams sp;
@@ -27,7 +17,7 @@ TEST_CASE("all-pairs exchange of multi-packet messages arrives bit-exact (adapti
   fp.message_words = 75;
   fp.iterations = 3;
   auto fw = make_firmware("all_pairs", fp, 16);
-  RunOutcome out = run_firmware(*sys, *fw);
+  RunOutcome out = test::run_firmware(*sys, *fw, kWatchdog);
   INFO(out.diagnosis);
   REQUIRE(out.status == RunStatus::ok);
   CHECK(fw->data_verified());
@@ -43,7 +33,7 @@ TEST_CASE("ping-pong round trip equals two zero-load latencies plus NI overheads
   fp.iterations = 5;
   fp.peer = 15;          // 6 hops away
   auto fw = make_firmware("ping_pong", fp, 16);
-  RunOutcome out = run_firmware(*sys, *fw);
+  RunOutcome out = test::run_firmware(*sys, *fw, kWatchdog);
   REQUIRE(out.status == RunStatus::ok);
   REQUIRE(fw->data_verified());
   // One way: send overhead 1 + zero-load (1 + 6*3 + 2 + 1 = 22) + delivery register 1
@@ -54,7 +44,7 @@ TEST_CASE("ping-pong round trip equals two zero-load latencies plus NI overheads
 TEST_CASE("a message of zero words is delivered as a single flit", "[message]") {
   auto sys = test::build("mesh", {2, 2}, SystemParams{});
   test::ScriptedFirmware fw({{5, 0, 3, 0}, {50, 3, 0, 0}, {100, 1, 2, 1}});
-  RunOutcome out = run_firmware(*sys, fw);
+  RunOutcome out = test::run_firmware(*sys, fw, kWatchdog);
   REQUIRE(out.status == RunStatus::ok);
   CHECK(fw.data_verified());
   CHECK(std::get<std::uint64_t>(*out.report.find("flits.delivered")) == 3);
@@ -70,7 +60,7 @@ TEST_CASE("firmware waiting for a message nobody sends is reported instead of ha
     bool data_verified() const override { return true; }
   } fw;
   auto sys = test::build("mesh", {2, 2}, SystemParams{});
-  RunOutcome out = run_firmware(*sys, fw);
+  RunOutcome out = test::run_firmware(*sys, fw, kWatchdog);
   REQUIRE(out.status == RunStatus::firmware_deadlock);
   CHECK(out.diagnosis.find("core 1 waits for a message from core 2") != std::string::npos);
 }

@@ -8,31 +8,8 @@ using namespace collnoc;
 
 namespace {
 
-RunOutcome run_synthetic(NocSystem& sys, const TrafficParams& tp, Cycle warmup, Cycle measure,
-                         Cycle max_cycles = 200000) {
-  sys.attach_traffic(tp, 1);
-  RunParams run;
-  run.warmup_cycles = warmup;
-  run.measure_cycles = measure;
-  run.max_cycles = max_cycles;
-  run.progress = false;
-  return Simulation(sys, run, nullptr).run();
-}
-
-template <typename T>
-T get(const Report& r, const std::string& key) {
-  const Report::Value* v = r.find(key);
-  REQUIRE(v != nullptr);
-  return std::get<T>(*v);
-}
-
-void require_conserved(const RunOutcome& out) {
-  INFO(out.diagnosis);
-  REQUIRE(out.status == RunStatus::ok);
-  CHECK(get<std::uint64_t>(out.report, "flits.injected") ==
-        get<std::uint64_t>(out.report, "flits.delivered") +
-            get<std::uint64_t>(out.report, "flits.in_flight"));
-}
+using test::get;
+using test::require_conserved;
 
 }  // namespace
 
@@ -45,7 +22,7 @@ TEST_CASE("torus with dimension-order routing survives saturation without deadlo
   tp.pattern = "tornado";  // every packet wants the wrap-around links
   tp.injection_rate = 0.9;
   tp.packet_flits = 6;
-  RunOutcome out = run_synthetic(*sys, tp, 1000, 5000, 8000);
+  RunOutcome out = test::run_traffic(*sys, tp, 1000, 5000, 8000);
   require_conserved(out);
   CHECK(get<double>(out.report, "throughput.accepted_flits_per_node_cycle") > 0.05);
 }
@@ -59,7 +36,7 @@ TEST_CASE("adaptive routing on a torus survives saturation without deadlock", "[
   TrafficParams tp;
   tp.injection_rate = 0.8;
   tp.packet_flits = 5;
-  RunOutcome out = run_synthetic(*sys, tp, 1000, 5000, 8000);
+  RunOutcome out = test::run_traffic(*sys, tp, 1000, 5000, 8000);
   require_conserved(out);
 }
 
@@ -73,7 +50,7 @@ TEST_CASE("adaptive routing on a mesh delivers everything at moderate load", "[n
   tp.pattern = "transpose";
   tp.injection_rate = 0.2;
   tp.packet_flits = 4;
-  RunOutcome out = run_synthetic(*sys, tp, 1000, 4000);
+  RunOutcome out = test::run_traffic(*sys, tp, 1000, 4000);
   require_conserved(out);
   CHECK(get<bool>(out.report, "sim.completed"));
   CHECK(get<std::uint64_t>(out.report, "packets.measured_delivered") ==
@@ -86,7 +63,7 @@ TEST_CASE("hop counts follow dimension-order distances", "[network]") {
   TrafficParams tp;
   tp.pattern = "bit_complement";  // (x,y) -> (7-x, 7-y): |7-2x| + |7-2y| hops
   tp.injection_rate = 0.02;
-  RunOutcome out = run_synthetic(*sys, tp, 500, 5000);
+  RunOutcome out = test::run_traffic(*sys, tp, 500, 5000);
   require_conserved(out);
   // Mean over all sources of |7-2x| + |7-2y| = 2 * mean|7-2x| = 2 * 4 = 8.
   CHECK(get<double>(out.report, "hops.mean") == Approx(8.0).epsilon(0.03));
@@ -112,18 +89,10 @@ TEST_CASE("the watchdog ends a deadlocked run and names the blocked buffers", "[
   sp.router.buffer_flits = 2;
   NocSystem sys("system", std::move(topo), sp, std::move(routing));
   TrafficParams tp;
-  tp.pattern = "tornado";  // x -> x + 1 on a 4-ring: ... use long packets at full load
-  tp.pattern = "uniform";
+  tp.pattern = "uniform";  // long packets at full load
   tp.injection_rate = 1.0;
   tp.packet_flits = 8;
-  sys.attach_traffic(tp, 1);
-  RunParams run;
-  run.warmup_cycles = 0;
-  run.measure_cycles = 100000;
-  run.max_cycles = 100000;
-  run.watchdog_cycles = 500;
-  run.progress = false;
-  RunOutcome out = Simulation(sys, run, nullptr).run();
+  RunOutcome out = test::run_traffic(sys, tp, 0, 100000, 100000, /*watchdog_cycles=*/500);
   REQUIRE(out.status == RunStatus::deadlock);
   CHECK(out.diagnosis.find("no flit moved") != std::string::npos);
   CHECK(out.diagnosis.find("router") != std::string::npos);
@@ -139,10 +108,7 @@ TEST_CASE("contention: disjoint flows have none and flows sharing a link do", "[
   auto sys = test::build("mesh", {4, 4}, sp);
   // 0 -> 3 and 4 -> 7 use disjoint rows; 8 -> 11 and 9 -> 10 share links of row 2 at once.
   test::ScriptedFirmware fw({{100, 0, 3, 64}, {100, 4, 7, 64}, {2000, 8, 11, 64}, {2000, 9, 10, 64}});
-  sys->attach_firmware(fw);
-  RunParams run;
-  run.progress = false;
-  RunOutcome out = Simulation(*sys, run, &fw).run();
+  RunOutcome out = test::run_firmware(*sys, fw);
   REQUIRE(out.status == RunStatus::ok);
   std::uint64_t row0 = 0, row2 = 0;
   for (RouterId r = 0; r < 16; ++r)
@@ -214,7 +180,7 @@ TEST_CASE("a random degree-4 graph with Up*/Down* routing runs at saturation wit
   TrafficParams tp;
   tp.injection_rate = 0.6;
   tp.packet_flits = 6;
-  RunOutcome out = run_synthetic(*sys, tp, 500, 4000, 6000);
+  RunOutcome out = test::run_traffic(*sys, tp, 500, 4000, 6000);
   require_conserved(out);
   CHECK(get<double>(out.report, "throughput.accepted_flits_per_node_cycle") > 0.02);
 }

@@ -41,10 +41,7 @@ void check_zero_load(const std::string& kind, Switching sw, unsigned hop, unsign
     at += 1000;
   }
   test::ScriptedFirmware fw(script);
-  system->attach_firmware(fw);
-  RunParams run;
-  run.progress = false;
-  RunOutcome out = Simulation(*system, run, &fw).run();
+  RunOutcome out = test::run_firmware(*system, fw);
   REQUIRE(out.status == RunStatus::ok);
   REQUIRE(fw.data_verified());
   for (const auto& [dst, want] : expected) {
