@@ -53,10 +53,6 @@ void NetworkInterface::set_traffic(const TrafficParams& params, const TrafficPat
   payload_ = &payload;
 }
 
-void NetworkInterface::stop_traffic() {
-  if (source_) source_->stop();
-}
-
 unsigned NetworkInterface::packets_for(std::uint32_t words) const {
   const std::uint32_t per_packet = params_.words_per_flit() * params_.max_packet_flits;
   return words == 0 ? 1 : static_cast<unsigned>((words + per_packet - 1) / per_packet);

@@ -78,14 +78,12 @@ class NetworkInterface : public ClockedModule {
   // Synthetic traffic instead of a core.
   void set_traffic(const TrafficParams& params, const TrafficPattern& pattern,
                    const PayloadGenerator& payload, std::uint64_t seed);
-  void stop_traffic();
   void set_measurement_window(Cycle begin, Cycle end) { window_begin_ = begin, window_end_ = end; }
 
   NodeId id() const { return id_; }
   const NiCounters& counters() const { return counters_; }
   const std::vector<std::uint32_t>& latency_samples() const { return latency_; }
   const std::vector<std::uint32_t>& network_latency_samples() const { return network_latency_; }
-  std::size_t source_queue_packets() const { return queued_packets_; }
   bool idle() const { return queued_packets_ == 0 && !cut_; }
   void finish(Cycle now);
 

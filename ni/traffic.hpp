@@ -59,7 +59,6 @@ class SyntheticSource {
     unsigned flits;
   };
   Packet take();
-  void stop() { next_ = kNever; }
 
  private:
   const TrafficParams& params_;

@@ -95,7 +95,6 @@ void Clock::on_edge() {
   const auto evaluate = [&](unsigned index) {
     ClockedModule& block = *blocks_[index];
     block.evaluate(now);
-    ++evaluations_;
     const Cycle next = block.always_on_ ? now + 1 : block.next_work_cycle(now);
     if (next == now + 1) {
       any_awake = true;

@@ -34,8 +34,6 @@ class Clock : public sc_core::sc_module {
   void wake(unsigned block, Cycle cycle);
   void keep_awake(unsigned block);
   bool awake(unsigned block) const { return (awake_[block >> 6] >> (block & 63)) & 1u; }
-  // Blocks evaluated so far (for speed figures).
-  std::uint64_t evaluations() const { return evaluations_; }
 
  private:
   void on_edge();
@@ -60,7 +58,6 @@ class Clock : public sc_core::sc_module {
   std::priority_queue<Wakeup, std::vector<Wakeup>, std::greater<Wakeup>> later_;
   void enqueue(unsigned block, Cycle cycle);
   Cycle next_wakeup() const;
-  std::uint64_t evaluations_ = 0;
 };
 
 class ClockedModule : public sc_core::sc_module {
@@ -75,7 +72,6 @@ class ClockedModule : public sc_core::sc_module {
     if (on) clock_.keep_awake(index_);
   }
   Clock& clock() const { return clock_; }
-  bool asleep() const { return !clock_.awake(index_); }
 
   // Called by links: a flit for input `port` is due in `cycle`; a credit for output `port` was
   // sent. Blocks look only at the ports flagged here, not at every link every cycle. A credit

@@ -20,7 +20,6 @@ class Ring {
   bool full() const { return size_ == slots_.size(); }
   T& front() { return slots_[head_]; }
   const T& front() const { return slots_[head_]; }
-  const T& at(std::size_t i) const { return slots_[(head_ + i) % slots_.size()]; }
   void prefetch() const {
     if (!slots_.empty()) __builtin_prefetch(&slots_[head_]);
   }
@@ -67,7 +66,6 @@ class DelayLine {
   Cycle next_ready() const { return ring_.empty() ? kNever : ring_.front().ready; }
   const T& front() const { return ring_.front().value; }
   void pop() { ring_.pop(); }
-  const T& at(std::size_t i) const { return ring_.at(i).value; }
   void prefetch() const { ring_.prefetch(); }
 
  private:

@@ -71,7 +71,6 @@ class Link {
 
   Cycle next_flit_cycle() const { return flits_.next_ready(); }
   std::size_t flits_in_flight() const { return flits_.size(); }
-  const Flit& flit_in_flight(std::size_t i) const { return flits_.at(i); }
   const LinkParams& params() const { return params_; }
 
  private:

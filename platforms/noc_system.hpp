@@ -58,7 +58,6 @@ class NocSystem : public sc_core::sc_module {
   const NetworkInterface& ni(NodeId n) const { return *nis_[n]; }
   std::size_t num_nis() const { return nis_.size(); }
   const std::vector<std::unique_ptr<Core>>& cores() const { return cores_; }
-  const TrafficPattern* traffic_pattern() const { return pattern_.get(); }
 
   // Flits physically present in router buffers and on links.
   std::uint64_t flits_in_network() const;
