@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "collectives/collective.hpp"
 #include "noc/random.hpp"
 
 namespace collnoc {
@@ -120,16 +121,28 @@ class AllPairsExchange : public CheckedFirmware {
 const std::vector<FirmwareEntry>& firmware_programs() {
   static const std::vector<FirmwareEntry> table = {
       {"ping_pong", "core 0 and core workload.peer exchange a message workload.iterations times",
-       [](const FirmwareParams& p, unsigned n) { return std::make_unique<PingPong>(p, n); }},
+       [](const FirmwareParams& p, const Topology& t) {
+         return std::make_unique<PingPong>(p, t.num_endpoints());
+       }},
       {"all_pairs", "every core sends a message to every other core and receives from all",
-       [](const FirmwareParams& p, unsigned n) { return std::make_unique<AllPairsExchange>(p, n); }},
+       [](const FirmwareParams& p, const Topology& t) {
+         return std::make_unique<AllPairsExchange>(p, t.num_endpoints());
+       }},
+      {"collective", "the collective workload.collective by workload.algorithm",
+       [](const FirmwareParams& p, const Topology& t) {
+         const CollectiveEntry& e = lookup_collective(p);
+         FirmwareParams resolved = p;
+         resolved.algorithm = e.algorithm;
+         return e.make(resolved, t);
+       }},
   };
   return table;
 }
 
 std::unique_ptr<Firmware> make_firmware(const std::string& name, const FirmwareParams& p,
-                                        unsigned cores) {
-  return lookup(firmware_programs(), name, "workload.kind", "synthetic or one of:").make(p, cores);
+                                        const Topology& topology) {
+  return lookup(firmware_programs(), name, "workload.kind", "synthetic or one of:")
+      .make(p, topology);
 }
 
 }  // namespace collnoc

@@ -8,6 +8,7 @@
 #include "collectives/message_layer.hpp"
 #include "noc/registry.hpp"
 #include "noc/report.hpp"
+#include "noc/topology.hpp"
 
 namespace collnoc {
 
@@ -16,6 +17,9 @@ struct FirmwareParams {
   unsigned iterations = 1;      // repetitions (ping-pong round trips, exchange rounds)
   NodeId peer = 1;              // ping_pong: the partner of core 0
   std::uint64_t seed = 1;
+  // workload.kind = collective (collectives/collective.hpp)
+  std::string collective;       // workload.collective
+  std::string algorithm;        // workload.algorithm; empty: the collective's first algorithm
 };
 
 // One program object for the whole system; run() is called once per core, from that core's
@@ -32,11 +36,13 @@ class Firmware {
   virtual std::string failure() const { return {}; }
 };
 
+// Programs see the topology they run on (group shapes, coordinates, HDN structure); every
+// endpoint of it runs one core.
 using FirmwareEntry =
-    Registered<std::function<std::unique_ptr<Firmware>(const FirmwareParams&, unsigned cores)>>;
+    Registered<std::function<std::unique_ptr<Firmware>(const FirmwareParams&, const Topology&)>>;
 const std::vector<FirmwareEntry>& firmware_programs();
 std::unique_ptr<Firmware> make_firmware(const std::string& name, const FirmwareParams& p,
-                                        unsigned cores);
+                                        const Topology& topology);
 
 // Deterministic test data: word i of the message `src` sends to `dst` in round `round`.
 std::uint32_t pattern_word(std::uint64_t seed, NodeId src, NodeId dst, unsigned round, unsigned i);

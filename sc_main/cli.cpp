@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <yaml-cpp/yaml.h>
 
+#include "collectives/collective.hpp"
 #include "collectives/firmware.hpp"
 #include "ni/codec.hpp"
 #include "ni/compression.hpp"
@@ -54,6 +55,16 @@ int list_command() {
   std::vector<Workload> workloads{{"synthetic", "synthetic traffic at every NI (traffic.*)"}};
   for (const auto& e : firmware_programs()) workloads.push_back({e.name, e.description});
   list_table(os, "\nworkloads (workload.kind; firmware programs run on a core per NI):", workloads);
+  std::vector<std::string> pairs;  // "collective algorithm", kept alive for the table below
+  for (const CollectiveEntry& e : collective_algorithms())
+    pairs.push_back(std::string(e.collective) + " " + e.algorithm);
+  std::vector<Workload> collectives;
+  for (std::size_t i = 0; i < pairs.size(); ++i)
+    collectives.push_back({pairs[i].c_str(), collective_algorithms()[i].description});
+  list_table(os,
+             "\ncollectives (workload.kind = collective; workload.collective workload.algorithm, "
+             "the first listed is the default):",
+             collectives);
   return kExitOk;
 }
 

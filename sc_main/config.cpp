@@ -15,6 +15,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "collectives/collective.hpp"
+
 namespace collnoc::cli {
 
 namespace {
@@ -273,6 +275,11 @@ std::vector<KeySpec> build_schema() {
       uint_key("workload.iterations", 1, 1, kU32Max, "",
                "firmware: repetitions (round trips, exchange rounds)",
                [](RunConfig& c, V v) { c.firmware.iterations = u32(v); }),
+      enum_key("workload.collective", "", "collective: which collective operation",
+               collective_names, [](RunConfig& c, V v) { c.firmware.collective = text(v); }),
+      spec("workload.algorithm", T::string, std::string(""), "",
+           "collective: its algorithm (empty: the collective's first; collnoc list shows all)",
+           [](RunConfig& c, V v) { c.firmware.algorithm = text(v); }),
       uint_key("workload.peer", 1, 0, kU32Max, "node", "ping_pong: the partner of core 0",
                [](RunConfig& c, V v) { c.firmware.peer = u32(v); }),
 
@@ -695,7 +702,7 @@ void check_buildable(const RunConfig& rc) {
     check_whole_packets(sys, variable ? rc.traffic.packet_flits_max : rc.traffic.packet_flits,
                         variable ? "traffic.packet_flits_max" : "traffic.packet_flits");
   } else {
-    make_firmware(rc.workload_kind, rc.firmware, topo->num_endpoints());
+    make_firmware(rc.workload_kind, rc.firmware, *topo);
     check_whole_packets(sys, sys.ni.max_packet_flits, "ni.max_packet_flits");
   }
 }

@@ -218,8 +218,7 @@ int run_command(const RunOptions& options) {
   if (rc.synthetic()) {
     system->attach_traffic(rc.traffic, rc.run.seed);
   } else {
-    firmware = make_firmware(rc.workload_kind, rc.firmware,
-                             static_cast<unsigned>(system->num_nis()));
+    firmware = make_firmware(rc.workload_kind, rc.firmware, system->topology());
     system->attach_firmware(*firmware);
   }
   std::unique_ptr<VcdTrace> trace;

@@ -16,7 +16,7 @@ TEST_CASE("all-pairs exchange of multi-packet messages arrives bit-exact (adapti
   FirmwareParams fp;
   fp.message_words = 75;
   fp.iterations = 3;
-  auto fw = make_firmware("all_pairs", fp, 16);
+  auto fw = make_firmware("all_pairs", fp, sys->topology());
   RunOutcome out = test::run_firmware(*sys, *fw, kWatchdog);
   INFO(out.diagnosis);
   REQUIRE(out.status == RunStatus::ok);
@@ -32,7 +32,7 @@ TEST_CASE("ping-pong round trip equals two zero-load latencies plus NI overheads
   fp.message_words = 4;  // one flit
   fp.iterations = 5;
   fp.peer = 15;          // 6 hops away
-  auto fw = make_firmware("ping_pong", fp, 16);
+  auto fw = make_firmware("ping_pong", fp, sys->topology());
   RunOutcome out = test::run_firmware(*sys, *fw, kWatchdog);
   REQUIRE(out.status == RunStatus::ok);
   REQUIRE(fw->data_verified());

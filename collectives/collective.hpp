@@ -1,0 +1,57 @@
+// Collective operations (workload.kind = collective): one table of (collective, algorithm)
+// pairs, e.g. (total_exchange, hdn) or (broadcast, binomial), and the bookkeeping every
+// collective shares: per-core start and finish, the first data mismatch, the collective.* keys.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "collectives/firmware.hpp"
+
+namespace collnoc {
+
+struct CollectiveEntry {
+  const char* collective;   // workload.collective
+  const char* algorithm;    // workload.algorithm
+  const char* description;
+  std::function<std::unique_ptr<Firmware>(const FirmwareParams&, const Topology&)> make;
+};
+// Every algorithm of every collective; a collective's first entry is its default algorithm.
+const std::vector<CollectiveEntry>& collective_algorithms();
+// Collective names in table order, each once.
+std::vector<std::string> collective_names();
+// The entry for p.collective / p.algorithm (empty algorithm: the collective's first);
+// ParamError naming workload.collective or workload.algorithm otherwise.
+const CollectiveEntry& lookup_collective(const FirmwareParams& p);
+
+// Base of collective firmware. run() stamps this core's start and finish around body();
+// report() writes collective.name, .algorithm, .execution_cycles (first start to last finish),
+// .per_core_cycles, .messages_checked and .data_verified, then whatever report_more() adds.
+class CollectiveFirmware : public Firmware {
+ public:
+  CollectiveFirmware(const FirmwareParams& p, unsigned cores);
+  void run(MessageLayer& ml) final;
+  void report(Report& out) const final;
+  bool data_verified() const final { return failure_.empty(); }
+  std::string failure() const final { return failure_; }
+
+ protected:
+  virtual void body(MessageLayer& ml) = 0;
+  virtual void report_more(Report&) const {}
+  // Compares what arrived with what should have; the first mismatch is kept for failure().
+  void check(const Words& got, const Words& want, const std::string& what);
+  // Records a failure that is not a word mismatch (a wrong length, a missing datum).
+  void fail(const std::string& why);
+  Cycle execution_cycles() const;
+
+  FirmwareParams p_;
+  unsigned cores_;
+
+ private:
+  std::vector<Cycle> start_, finish_;
+  std::uint64_t checked_ = 0;
+  std::string failure_;
+};
+
+}  // namespace collnoc
