@@ -46,7 +46,7 @@ void CollectiveFirmware::run(MessageLayer& ml) {
   finish_[ml.rank()] = ml.now();
 }
 
-Cycle CollectiveFirmware::execution_cycles() const {
+Cycle CollectiveFirmware::completion_cycles() const {
   return *std::max_element(finish_.begin(), finish_.end()) -
          *std::min_element(start_.begin(), start_.end());
 }
@@ -72,6 +72,7 @@ void CollectiveFirmware::report(Report& out) const {
   out.set("collective.name", p_.collective);
   out.set("collective.algorithm", p_.algorithm);
   out.set("collective.execution_cycles", execution_cycles());
+  out.set("collective.completion_cycles", completion_cycles());
   std::vector<std::uint64_t> per_core(cores_);
   for (unsigned c = 0; c < cores_; ++c) per_core[c] = finish_[c] - start_[c];
   out.set("collective.per_core_cycles", per_core);

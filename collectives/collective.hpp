@@ -43,7 +43,9 @@ class CollectiveFirmware : public Firmware {
   void check(const Words& got, const Words& want, const std::string& what);
   // Records a failure that is not a word mismatch (a wrong length, a missing datum).
   void fail(const std::string& why);
-  Cycle execution_cycles() const;
+  // collective.execution_cycles; by default the completion time (first start, last finish).
+  virtual Cycle execution_cycles() const { return completion_cycles(); }
+  Cycle completion_cycles() const;
 
   FirmwareParams p_;
   unsigned cores_;

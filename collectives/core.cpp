@@ -44,44 +44,86 @@ void Core::compute(Cycle cycles) {
   if (offset_ >= clock_.delay(params_.quantum_cycles)) sync();
 }
 
+// One command to the NI: the payload's words and the send options.
+void Core::command(tlm::tlm_command c, std::uint64_t address, const Words* data,
+                   const SendOptions& opt) {
+  cmd_.vc_class = opt.vc_class;
+  cmd_.kind = opt.kind;
+  cmd_.tag = opt.tag;
+  cmd_.element_type = opt.element_type;
+  gp_.set_command(c);
+  gp_.set_address(address);
+  gp_.set_data_ptr(data ? reinterpret_cast<unsigned char*>(const_cast<std::uint32_t*>(data->data()))
+                        : nullptr);
+  gp_.set_data_length(data ? static_cast<unsigned>(data->size() * 4) : 0);
+  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  transport();
+  if (!gp_.is_response_ok()) SC_REPORT_ERROR("collnoc/core", "NI refused a command");
+}
+
 void Core::send(NodeId dst, const Words& data, const SendOptions& opt) {
   if (dst >= cores_) SC_REPORT_ERROR("collnoc/core", "send to a rank that does not exist");
   cmd_.peer = dst;
-  cmd_.vc_class = opt.vc_class;
-  cmd_.kind = opt.kind;
-  cmd_.element_type = opt.element_type;
+  cmd_.destinations = nullptr;
   cmd_.received = nullptr;
-  gp_.set_command(tlm::TLM_WRITE_COMMAND);
-  gp_.set_address(kSendAddress);
-  gp_.set_data_ptr(reinterpret_cast<unsigned char*>(const_cast<std::uint32_t*>(data.data())));
-  gp_.set_data_length(static_cast<unsigned>(data.size() * 4));
-  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  transport();
-  if (!gp_.is_response_ok()) SC_REPORT_ERROR("collnoc/core", "NI refused a send");
+  command(tlm::TLM_WRITE_COMMAND, kSendAddress, &data, opt);
   ++sent_;
   if (offset_ >= clock_.delay(params_.quantum_cycles)) sync();
 }
 
-Words Core::recv(NodeId src) {
+void Core::send_coded(const std::vector<NodeId>& dsts, const Words& a, const Words& b,
+                      const SendOptions& opt) {
+  for (NodeId d : dsts)
+    if (d >= cores_) SC_REPORT_ERROR("collnoc/core", "send to a rank that does not exist");
+  if (a.size() != b.size() || a.empty())
+    SC_REPORT_ERROR("collnoc/core", "XOR of packets that are empty or of unequal length");
+  pair_ = a;
+  pair_.insert(pair_.end(), b.begin(), b.end());
+  cmd_.destinations = &dsts;
+  cmd_.received = nullptr;
+  command(tlm::TLM_WRITE_COMMAND, kXorSendAddress, &pair_, opt);
+  cmd_.destinations = nullptr;
+  sent_ += dsts.size();
+  if (offset_ >= clock_.delay(params_.quantum_cycles)) sync();
+}
+
+Words Core::xor_words(const Words& a, const Words& b) {
+  if (a.size() != b.size() || a.empty())
+    SC_REPORT_ERROR("collnoc/core", "XOR of packets that are empty or of unequal length");
+  pair_ = a;
+  pair_.insert(pair_.end(), b.begin(), b.end());
   Words out;
+  cmd_.received = &out;
+  command(tlm::TLM_READ_COMMAND, kXorAddress, &pair_, SendOptions{});
+  if (offset_ >= clock_.delay(params_.quantum_cycles)) sync();
+  return out;
+}
+
+Words Core::recv(NodeId src) { return receive(src).words; }
+
+Message Core::recv_any() { return receive(kAnySource); }
+
+Message Core::receive(NodeId src) {
+  Message m;
   sync();
   waiting_for_ = src;
+  receiving_ = true;
   for (;;) {
     cmd_.peer = src;
-    cmd_.received = &out;
-    gp_.set_command(tlm::TLM_READ_COMMAND);
-    gp_.set_address(kRecvAddress);
-    gp_.set_data_ptr(nullptr);
-    gp_.set_data_length(0);
-    gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    transport();
-    if (!gp_.is_response_ok()) SC_REPORT_ERROR("collnoc/core", "NI refused a receive");
+    cmd_.received = &m.words;
+    command(tlm::TLM_READ_COMMAND, kRecvAddress, nullptr, SendOptions{});
     if (cmd_.found) break;
     wait(*cmd_.arrival);
   }
-  waiting_for_ = kAnySource;
+  receiving_ = false;
   ++received_;
-  return out;
+  m.src = cmd_.source;
+  m.kind = cmd_.received_kind;
+  m.tag = cmd_.received_tag;
+  m.hops = cmd_.received_hops;
+  m.sent_cycle = cmd_.received_sent_cycle;
+  m.arrival_cycle = cmd_.received_arrival_cycle;
+  return m;
 }
 
 }  // namespace collnoc

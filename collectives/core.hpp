@@ -34,6 +34,10 @@ class Core : public sc_core::sc_module, public MessageLayer {
   unsigned size() const override { return cores_; }
   void send(NodeId dst, const Words& data, const SendOptions& opt = {}) override;
   Words recv(NodeId src) override;
+  Message recv_any() override;
+  void send_coded(const std::vector<NodeId>& dsts, const Words& a, const Words& b,
+                  const SendOptions& opt = {}) override;
+  Words xor_words(const Words& a, const Words& b) override;
   void compute(Cycle cycles) override;
   Cycle now() const override;
 
@@ -41,7 +45,8 @@ class Core : public sc_core::sc_module, public MessageLayer {
   // Called once, when the firmware has returned on this core.
   void set_on_finish(std::function<void()> f) { on_finish_ = std::move(f); }
   Cycle finish_cycle() const { return finish_cycle_; }
-  // NodeId the core is blocked receiving from, or kAnySource when not blocked.
+  // Blocked in a receive; waiting_for() is the source (kAnySource: from anyone).
+  bool receiving() const { return receiving_; }
   NodeId waiting_for() const { return waiting_for_; }
   std::uint64_t messages_sent() const { return sent_; }
   std::uint64_t messages_received() const { return received_; }
@@ -50,6 +55,9 @@ class Core : public sc_core::sc_module, public MessageLayer {
   void thread();
   void sync();
   void transport();
+  void command(tlm::tlm_command c, std::uint64_t address, const Words* data,
+               const SendOptions& opt);
+  Message receive(NodeId src);
   Clock& clock_;
   NodeId rank_;
   unsigned cores_;
@@ -58,10 +66,12 @@ class Core : public sc_core::sc_module, public MessageLayer {
   sc_core::sc_time offset_;  // how far this core runs ahead of sc_time_stamp()
   tlm::tlm_generic_payload gp_;
   NiCommand cmd_;
+  Words pair_;  // a then b, as the XOR commands carry them
   std::function<void()> on_finish_;
   bool finished_ = false;
   Cycle finish_cycle_ = 0;
   NodeId waiting_for_ = kAnySource;
+  bool receiving_ = false;
   std::uint64_t sent_ = 0, received_ = 0;
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "collectives/all_to_all_broadcast.hpp"
 #include "collectives/collective.hpp"
 #include "noc/random.hpp"
 
@@ -128,6 +129,10 @@ const std::vector<FirmwareEntry>& firmware_programs() {
        [](const FirmwareParams& p, const Topology& t) {
          return std::make_unique<AllPairsExchange>(p, t.num_endpoints());
        }},
+      {"all_to_all_broadcast",
+       "every source's datum to every node: plain, hierarchical network-coded or combining "
+       "(workload.scheme)",
+       make_all_to_all_broadcast},
       {"collective", "the collective workload.collective by workload.algorithm",
        [](const FirmwareParams& p, const Topology& t) {
          const CollectiveEntry& e = lookup_collective(p);

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "collectives/all_to_all_plan.hpp"
 #include "collectives/message_layer.hpp"
 #include "noc/registry.hpp"
 #include "noc/report.hpp"
@@ -20,6 +21,7 @@ struct FirmwareParams {
   // workload.kind = collective (collectives/collective.hpp)
   std::string collective;       // workload.collective
   std::string algorithm;        // workload.algorithm; empty: the collective's first algorithm
+  AllToAllParams all_to_all;    // workload.kind = all_to_all_broadcast
 };
 
 // One program object for the whole system; run() is called once per core, from that core's

@@ -15,6 +15,18 @@ struct SendOptions {
   // What the words hold (ni/codec.hpp ElementType): int32 and doubles may be compressed by a
   // compressing NI (doubles lossily); raw (0) never is.
   std::uint8_t element_type = 0;
+  std::uint32_t tag = 0;      // what the message is, for the receiver (MPI's tag)
+};
+
+// A received message and what the network says about its trip.
+struct Message {
+  NodeId src = 0;
+  std::uint8_t kind = 0;
+  std::uint32_t tag = 0;
+  unsigned hops = 0;        // router-to-router links its (last) packet crossed
+  Cycle sent_cycle = 0;     // the sender handed it to its NI
+  Cycle arrival_cycle = 0;  // available at this NI (tail in, plus the delivery register)
+  Words words;
 };
 
 class MessageLayer {
@@ -26,6 +38,14 @@ class MessageLayer {
   virtual void send(NodeId dst, const Words& data, const SendOptions& opt = {}) = 0;
   // Blocks until the next message from `src` (in send order) has arrived, and returns it.
   virtual Words recv(NodeId src) = 0;
+  // Blocks until a message from anyone has arrived (the oldest available), and returns it.
+  virtual Message recv_any() = 0;
+  // Network coding (SPEC 3.1): the NI's XOR engine codes a xor b (equal lengths) and the NI
+  // sends the coded packet to each of `dsts`; returns once the NI has the pair.
+  virtual void send_coded(const std::vector<NodeId>& dsts, const Words& a, const Words& b,
+                          const SendOptions& opt = {}) = 0;
+  // Decoding: a xor b through the NI's XOR engine; the core waits for the result.
+  virtual Words xor_words(const Words& a, const Words& b) = 0;
   // Send to `peer` and receive from it.
   virtual Words exchange(NodeId peer, const Words& data, const SendOptions& opt = {}) {
     send(peer, data, opt);

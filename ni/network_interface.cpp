@@ -24,13 +24,14 @@ void validate(const NetworkInterfaceParams& p) {
     throw ParamError("ni.recv_overhead_cycles", std::to_string(p.recv_overhead_cycles),
                      "must be >= 1");
   validate(p.compression);
+  validate(p.xor_engine);
 }
 
 NetworkInterface::NetworkInterface(sc_module_name name, Clock& clock, NodeId id,
                                    const NetworkInterfaceParams& params,
                                    const RouterParams& router, NetworkContext& net)
     : ClockedModule(name, clock), socket("socket"), id_(id), params_(params), router_(router),
-      net_(net) {
+      net_(net), xor_engine_("xor_engine", params.xor_engine) {
   validate(params_);
   socket.register_b_transport(this, &NetworkInterface::b_transport);
   credits_.assign(router.vcs, router.buffer_flits);
@@ -67,9 +68,55 @@ unsigned NetworkInterface::flits_for(std::uint32_t words) const {
 
 void NetworkInterface::enqueue(TxMessage&& m) {
   queued_packets_ += m.packets_left;
-  source_queue_.push_back(std::move(m));
+  // In order of readiness: a coded packet leaves the XOR engine after messages the core handed
+  // over later may be ready. The head is never passed once it is being sent.
+  auto pos = source_queue_.end();
+  const auto first = source_queue_.begin() + ((cut_ || sending_) && !source_queue_.empty());
+  while (pos != first && std::prev(pos)->ready > m.ready) --pos;
+  source_queue_.insert(pos, std::move(m));
   counters_.max_source_queue_packets =
       std::max<std::uint64_t>(counters_.max_source_queue_packets, queued_packets_);
+}
+
+NetworkInterface::TxMessage NetworkInterface::message_for(NodeId dst, const NiCommand& cmd,
+                                                           Cycle issue,
+                                                           std::vector<std::uint32_t> words) {
+  TxMessage m;
+  m.words = std::move(words);
+  if (dst >= next_seq_out_.size()) next_seq_out_.resize(dst + 1, 0);
+  m.hdr.src = id_;
+  m.hdr.dst = dst;
+  m.hdr.created_cycle = issue;
+  m.hdr.message_seq = next_seq_out_[dst]++;
+  m.hdr.message_words = static_cast<std::uint32_t>(m.words.size());
+  m.hdr.vc_class = cmd.vc_class;
+  m.hdr.kind = cmd.kind;
+  m.hdr.tag = cmd.tag;
+  m.hdr.element_type = cmd.element_type;
+  m.hdr.measured = in_window(issue);
+  m.packets_left = packets_for(m.hdr.message_words);
+  counters_.packets_created += m.packets_left;
+  counters_.flits_created += flits_for(m.hdr.message_words);
+  if (m.hdr.measured) {
+    counters_.measured_created += m.packets_left;
+    net_.measured_outstanding += m.packets_left;
+    counters_.window_flits_created += flits_for(m.hdr.message_words);
+  }
+  ++counters_.messages_sent;
+  return m;
+}
+
+Cycle NetworkInterface::code(const std::uint32_t* pair, std::size_t words, Cycle earliest,
+                             std::vector<std::uint32_t>& coded) {
+  const Cycle accept = std::max(earliest, xor_next_accept_);
+  xor_engine_.submit(std::vector<std::uint32_t>(pair, pair + words),
+                     std::vector<std::uint32_t>(pair + words, pair + 2 * words), accept);
+  const Cycle ready = accept + xor_engine_.latency_cycles();
+  coded = xor_engine_.take(ready);
+  xor_next_accept_ = accept + 1;
+  counters_.xor_operations = xor_engine_.xor_operations();
+  counters_.xor_busy_cycles = xor_engine_.busy_cycles();
+  return ready;
 }
 
 void NetworkInterface::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
@@ -81,34 +128,41 @@ void NetworkInterface::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay)
   }
   const Cycle issue = static_cast<Cycle>(
       (sc_time_stamp() + delay).value() / clock().period().value());
+  const auto* data = reinterpret_cast<const std::uint32_t*>(gp.get_data_ptr());
+  const std::size_t words = gp.get_data_length() / 4;
   if (gp.is_write() && gp.get_address() == kSendAddress) {
-    TxMessage m;
-    m.words.resize(gp.get_data_length() / 4);
-    if (!m.words.empty()) std::memcpy(m.words.data(), gp.get_data_ptr(), gp.get_data_length());
-    if (cmd->peer >= next_seq_out_.size()) next_seq_out_.resize(cmd->peer + 1, 0);
-    m.hdr.src = id_;
-    m.hdr.dst = cmd->peer;
-    m.hdr.created_cycle = issue;
-    m.hdr.message_seq = next_seq_out_[cmd->peer]++;
-    m.hdr.message_words = static_cast<std::uint32_t>(m.words.size());
-    m.hdr.vc_class = cmd->vc_class;
-    m.hdr.kind = cmd->kind;
-    m.hdr.element_type = cmd->element_type;
-    m.hdr.measured = in_window(issue);
+    TxMessage m = message_for(cmd->peer, *cmd, issue, std::vector<std::uint32_t>(data, data + words));
     m.ready = issue + params_.send_overhead_cycles;
-    m.packets_left = packets_for(m.hdr.message_words);
-    counters_.packets_created += m.packets_left;
-    counters_.flits_created += flits_for(m.hdr.message_words);
-    if (m.hdr.measured) {
-      counters_.measured_created += m.packets_left;
-      net_.measured_outstanding += m.packets_left;
-    }
-    if (m.hdr.measured) counters_.window_flits_created += flits_for(m.hdr.message_words);
     const Cycle ready = m.ready;
     enqueue(std::move(m));
-    ++counters_.messages_sent;
     delay += clock().delay(params_.send_overhead_cycles);
     wake_at(ready);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  // The engine is this NI's own and only its core feeds it, in the core's time order, so when
+  // a pair is coded depends on nothing else: it is computed here, ahead, like a send.
+  if ((gp.get_address() == kXorSendAddress && gp.is_write()) ||
+      (gp.get_address() == kXorAddress && gp.is_read())) {
+    if (words == 0 || words % 2) {
+      gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+      return;
+    }
+    std::vector<std::uint32_t> coded;
+    const Cycle ready = code(data, words / 2, issue + params_.send_overhead_cycles, coded);
+    if (gp.get_address() == kXorAddress) {  // decoding: the core waits for the result
+      if (cmd->received) *cmd->received = std::move(coded);
+      delay += clock().delay(ready - issue + params_.recv_overhead_cycles);
+    } else {
+      const std::vector<NodeId> one{cmd->peer};
+      for (NodeId dst : cmd->destinations ? *cmd->destinations : one) {
+        TxMessage m = message_for(dst, *cmd, issue, coded);
+        m.ready = ready;
+        enqueue(std::move(m));
+      }
+      delay += clock().delay(params_.send_overhead_cycles);
+      wake_at(ready);
+    }
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
@@ -119,8 +173,12 @@ void NetworkInterface::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay)
       if (cmd->peer != kAnySource && it->src != cmd->peer) continue;
       cmd->found = true;
       cmd->source = it->src;
-      cmd->received_kind = it->kind;
-      if (cmd->received) *cmd->received = std::move(it->words);
+      cmd->received_kind = it->message.kind;
+      cmd->received_tag = it->message.tag;
+      cmd->received_hops = it->message.hops;
+      cmd->received_sent_cycle = it->message.sent;
+      cmd->received_arrival_cycle = it->available;
+      if (cmd->received) *cmd->received = std::move(it->message.words);
       delivery_queue_.erase(it);
       delay += clock().delay(params_.recv_overhead_cycles);
       break;
@@ -364,6 +422,9 @@ void NetworkInterface::receive_payload(const PacketHeader& h, const std::uint32_
   RxMessage& rx = reassembly_[key];
   if (rx.words.size() != h.message_words) rx.words.resize(h.message_words);
   rx.kind = h.kind;
+  rx.tag = h.tag;
+  rx.sent = h.created_cycle;
+  rx.hops = std::max<unsigned>(rx.hops, h.hops);
   rx.ready = std::max(rx.ready, ready);
   std::copy(words, words + count, rx.words.begin() + h.word_offset + first);
   rx.words_received += count;
@@ -414,7 +475,7 @@ void NetworkInterface::complete_message(NodeId src, std::uint32_t seq, RxMessage
        it = out_of_order_.find(base | next_seq_in_[src])) {
     const Cycle available = std::max(it->second.ready + 1, last_delivery_[src]);
     last_delivery_[src] = available;
-    delivery_queue_.push_back(Delivered{src, it->second.kind, available, std::move(it->second.words)});
+    delivery_queue_.push_back(Delivered{src, available, std::move(it->second)});
     out_of_order_.erase(it);
     ++next_seq_in_[src];
     ++counters_.messages_delivered;

@@ -17,6 +17,7 @@
 #include "ni/compression.hpp"
 #include "ni/payload.hpp"
 #include "ni/traffic.hpp"
+#include "ni/xor_engine.hpp"
 #include "noc/clock.hpp"
 #include "noc/link.hpp"
 #include "noc/router.hpp"
@@ -30,6 +31,7 @@ struct NetworkInterfaceParams {
   unsigned send_overhead_cycles = 1;   // core hands a message to the NI
   unsigned recv_overhead_cycles = 1;   // NI hands a message to the core
   CompressionParams compression;       // policy never: no codec on the path
+  XorEngineParams xor_engine;          // network coding (nc.xor_latency_cycles)
 
   unsigned words_per_flit() const { return flit_width_bits / 32; }
   unsigned ejection_buffer(const RouterParams& router) const {
@@ -61,6 +63,8 @@ struct NiCounters {
   std::uint64_t max_source_queue_packets = 0;
   std::uint64_t source_queue_packet_cycles = 0;  // integral, for the time average
   std::uint64_t max_delivery_queue_messages = 0;
+  // network coding: the XOR engine's pairs (coding and decoding) and its busy cycles
+  std::uint64_t xor_operations = 0, xor_busy_cycles = 0;
 };
 
 class NetworkInterface : public ClockedModule {
@@ -107,17 +111,25 @@ class NetworkInterface : public ClockedModule {
     std::vector<std::uint32_t> words;
     std::uint32_t words_received = 0;
     std::uint8_t kind = 0;
+    std::uint32_t tag = 0;
+    unsigned hops = 0;
+    Cycle sent = 0;   // the sender handed it to its NI
     Cycle ready = 0;  // latest cycle one of its packets was ready (decompressed)
   };
   struct Delivered {
     NodeId src;
-    std::uint8_t kind;
     Cycle available;
-    std::vector<std::uint32_t> words;
+    RxMessage message;
   };
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void enqueue(TxMessage&& m);
+  TxMessage message_for(NodeId dst, const NiCommand& cmd, Cycle issue,
+                        std::vector<std::uint32_t> words);
+  // Runs a packet pair through the XOR engine; the engine takes it at the first free cycle
+  // from `earliest`. Returns the cycle the coded packet is ready.
+  Cycle code(const std::uint32_t* pair, std::size_t words, Cycle earliest,
+             std::vector<std::uint32_t>& coded);
   void generate(Cycle now);
   void inject(Cycle now);
   void eject(Cycle now);
@@ -175,6 +187,8 @@ class NetworkInterface : public ClockedModule {
   std::vector<std::uint32_t> next_seq_in_;         // per source, next to deliver
   std::map<std::uint64_t, RxMessage> out_of_order_;
   std::deque<Delivered> delivery_queue_;
+  XorEngine xor_engine_;
+  Cycle xor_next_accept_ = 0;  // the engine takes one pair per cycle
   sc_core::sc_event delivered_;
 
   NiCounters counters_;

@@ -6,6 +6,11 @@
 //   read from kRecvAddress: take the oldest complete message from `peer` (or from anyone when
 //     peer == kAnySource). If there is none, `found` is false and `arrival` is the event the NI
 //     notifies when a message is delivered (the core's interrupt line).
+//   write to kXorSendAddress: the words are two equal-length packets a then b; the NI's XOR
+//     engine codes a xor b and the NI queues the result for `peer`, or for every node of
+//     `destinations` when that is set (coded once, sent to each).
+//   write to kXorAddress: the same pair, coded for the core: the result is copied to `received`
+//     (decoding at a node). The core waits for the engine.
 // The annotated delay is the core's local time offset (temporal decoupling); the NI adds its
 // interface latency to it.
 #pragma once
@@ -20,6 +25,8 @@ namespace collnoc {
 
 constexpr std::uint64_t kSendAddress = 0x0000;
 constexpr std::uint64_t kRecvAddress = 0x1000;
+constexpr std::uint64_t kXorSendAddress = 0x2000;
+constexpr std::uint64_t kXorAddress = 0x3000;
 constexpr NodeId kAnySource = ~NodeId{0};
 
 struct NiCommand : tlm::tlm_extension<NiCommand> {
@@ -27,10 +34,16 @@ struct NiCommand : tlm::tlm_extension<NiCommand> {
   std::uint8_t vc_class = 0;       // send: virtual network
   std::uint8_t kind = 0;           // send: user tag carried in the header (0 = data)
   std::uint8_t element_type = 0;   // send: what the words hold (ElementType; 0 = raw)
+  std::uint32_t tag = 0;           // send: carried to the receiver (what the message is)
+  const std::vector<NodeId>* destinations = nullptr;  // coded send: several destinations
   // recv results
   bool found = false;
   NodeId source = 0;
   std::uint8_t received_kind = 0;
+  std::uint32_t received_tag = 0;
+  unsigned received_hops = 0;       // router-to-router links its (last) packet crossed
+  Cycle received_sent_cycle = 0;    // the cycle the sender handed it to its NI
+  Cycle received_arrival_cycle = 0; // the cycle it was available at this NI
   std::vector<std::uint32_t>* received = nullptr;  // where the NI copies the message words
   const sc_core::sc_event* arrival = nullptr;
 

@@ -118,7 +118,9 @@ RunOutcome Simulation::run() {
         std::ostringstream os;
         for (const auto& c : sys_.cores()) {
           if (c->finished()) continue;
-          if (c->waiting_for() == kAnySource) all_waiting = false;
+          if (!c->receiving()) all_waiting = false;
+          else if (c->waiting_for() == kAnySource)
+            os << "  core " << c->rank() << " waits for a message from any core\n";
           else os << "  core " << c->rank() << " waits for a message from core " << c->waiting_for() << "\n";
         }
         bool nis_idle = true;
@@ -212,6 +214,8 @@ void Simulation::gather(RunOutcome& out, double wall_seconds, bool completed) co
     total.compressed_original_bits += c.compressed_original_bits;
     total.compressed_wire_bits += c.compressed_wire_bits;
     total.codec_busy_cycles += c.codec_busy_cycles;
+    total.xor_operations += c.xor_operations;
+    total.xor_busy_cycles += c.xor_busy_cycles;
     total.max_relative_error = std::max(total.max_relative_error, c.max_relative_error);
     total.max_source_queue_packets = std::max(total.max_source_queue_packets, c.max_source_queue_packets);
     total.max_delivery_queue_messages =
@@ -325,6 +329,8 @@ void Simulation::gather(RunOutcome& out, double wall_seconds, bool completed) co
                                  : 1.0);
   r.set("compression.max_relative_error", total.max_relative_error);
   r.set("compression.codec_busy_cycles", total.codec_busy_cycles);
+  r.set("nc.xor_operations", total.xor_operations);
+  r.set("nc.xor_busy_cycles", total.xor_busy_cycles);
   r.set("ni.source_queue_max_packets", total.max_source_queue_packets);
   r.set("ni.source_queue_mean_packets", nodes > 0 ? queue_mean_sum / nodes : 0.0);
   r.set("ni.delivery_queue_max_messages", total.max_delivery_queue_messages);

@@ -375,6 +375,7 @@ CLI::App* add_analyze_command(CLI::App& app, AnalyzeOptions& o) {
   zero_load->add_flag("--json", o.json, "print one JSON object");
   zero_load->callback([&o] { o.command = AnalyzeOptions::Command::zero_load; });
   add_analyze_hdn_command(*analyze, o);
+  add_analyze_nc_command(*analyze, o);
   return analyze;
 }
 
@@ -383,6 +384,7 @@ int analyze_command(const AnalyzeOptions& options) {
     case AnalyzeOptions::Command::codec: return analyze_codec(options);
     case AnalyzeOptions::Command::zero_load: return analyze_zero_load(options);
     case AnalyzeOptions::Command::hdn: return analyze_hdn(options);
+    case AnalyzeOptions::Command::nc: return analyze_nc(options);
     case AnalyzeOptions::Command::none: break;
   }
   return kExitBadInput;

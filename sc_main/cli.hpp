@@ -44,7 +44,7 @@ struct SweepOptions {
 // `collnoc analyze codec` and `collnoc analyze zero-load` (sc_main/analyze.cpp): offline studies
 // of the NI's compression, no simulation; `collnoc analyze hdn` (sc_main/analyze_hdn.cpp).
 struct AnalyzeOptions {
-  enum class Command { none, codec, zero_load, hdn } command = Command::none;
+  enum class Command { none, codec, zero_load, hdn, nc } command = Command::none;
   bool json = false;
   // analyze codec: run a binary dump through a codec
   std::string codec;  // fpc | lsb_cut
@@ -63,6 +63,16 @@ struct AnalyzeOptions {
   std::string hdn_supernodes;  // empty: s_i = 1 at every level
   std::string hdn_weights = "0.5,0.5";
   bool hdn_bfs = false;
+  // analyze nc: unicasts and hops of all-to-all broadcast (sc_main/analyze_nc.cpp)
+  std::string nc_topology = "mesh";
+  long long nc_k = 16;
+  long long nc_n = 2;
+  std::string nc_group = "auto";  // GxH, auto or best
+  std::string nc_base = "tree";
+  std::string nc_variant = "intermediate";
+  std::string nc_subgroup = "auto";
+  std::string nc_intermediate = "center";
+  long long nc_sources = 0;
 };
 
 // Declares `analyze` and its commands on `app`, filling `options`; returns the `analyze` app.
@@ -70,6 +80,8 @@ CLI::App* add_analyze_command(CLI::App& app, AnalyzeOptions& options);
 int analyze_command(const AnalyzeOptions& options);
 void add_analyze_hdn_command(CLI::App& analyze, AnalyzeOptions& options);
 int analyze_hdn(const AnalyzeOptions& options);
+void add_analyze_nc_command(CLI::App& analyze, AnalyzeOptions& options);
+int analyze_nc(const AnalyzeOptions& options);
 
 int run_command(const RunOptions& options);
 int sweep_command(const SweepOptions& options);

@@ -229,6 +229,12 @@ std::vector<KeySpec> build_schema() {
       uint_key("ni.compression.threshold_flits", 0, 0, kU32Max, "flits",
                "selective policy: L_th; 0 = break-even length of the zero-load model",
                [](RunConfig& c, V v) { c.platform.system.ni.compression.threshold_flits = u32(v); }),
+      uint_key("nc.xor_latency_cycles", 1, 0, kMaxXorLatencyCycles, "cycles",
+               "network coding: the NI's XOR engine, packet pair in to coded packet out "
+               "(0 = combinational; pipelined, one pair per cycle)",
+               [](RunConfig& c, V v) {
+                 c.platform.system.ni.xor_engine.xor_latency_cycles = u32(v);
+               }),
       uint_key("ni.lsb_cut_bits", 28, 1, 52, "bits",
                "LSB-cut: low bits dropped from each double",
                [](RunConfig& c, V v) { c.platform.system.ni.compression.codec.lsb_cut_bits = u32(v); }),
@@ -280,6 +286,30 @@ std::vector<KeySpec> build_schema() {
       spec("workload.algorithm", T::string, std::string(""), "",
            "collective: its algorithm (empty: the collective's first; collnoc list shows all)",
            [](RunConfig& c, V v) { c.firmware.algorithm = text(v); }),
+      enum_key("workload.scheme", "hierarchical_nc",
+               "all_to_all_broadcast: plain, hierarchical_nc (SPEC 3.2) or combining",
+               [] { return std::vector<std::string>{"plain", "hierarchical_nc", "combining"}; },
+               [](RunConfig& c, V v) { c.firmware.all_to_all.scheme = text(v); }),
+      enum_key("workload.base", "tree", "all_to_all_broadcast: base multicast over unicasts",
+               [] { return std::vector<std::string>{"tree", "all_at_once"}; },
+               [](RunConfig& c, V v) { c.firmware.all_to_all.base = text(v); }),
+      spec("workload.group", T::string, std::string("auto"), "",
+           "all_to_all_broadcast: group shape GxH (tiles the network), or auto",
+           [](RunConfig& c, V v) { c.firmware.all_to_all.group = text(v); }),
+      enum_key("workload.variant", "intermediate",
+               "hierarchical_nc: intermediate (one coder per group), every_node or recursive",
+               [] { return std::vector<std::string>{"intermediate", "every_node", "recursive"}; },
+               [](RunConfig& c, V v) { c.firmware.all_to_all.variant = text(v); }),
+      spec("workload.subgroup", T::string, std::string("auto"), "",
+           "recursive variant: subgroup shape inside a group, or auto",
+           [](RunConfig& c, V v) { c.firmware.all_to_all.subgroup = text(v); }),
+      enum_key("workload.intermediate", "center",
+               "hierarchical schemes: which node of a group codes (center: shortest longest path)",
+               [] { return std::vector<std::string>{"center", "corner"}; },
+               [](RunConfig& c, V v) { c.firmware.all_to_all.intermediate = text(v); }),
+      uint_key("workload.sources", 0, 0, kU32Max, "nodes",
+               "all_to_all_broadcast: sources (many-to-all), 0 = every node",
+               [](RunConfig& c, V v) { c.firmware.all_to_all.sources = u32(v); }),
       uint_key("workload.peer", 1, 0, kU32Max, "node", "ping_pong: the partner of core 0",
                [](RunConfig& c, V v) { c.firmware.peer = u32(v); }),
 
@@ -681,6 +711,14 @@ RunConfig Config::to_run_config() const {
   RunConfig rc;
   const auto& schema = config_schema();
   for (std::size_t i = 0; i < schema.size(); ++i) schema[i].apply(rc, values_[i]);
+  // What firmware needs of the system it runs on.
+  AllToAllParams& a2a = rc.firmware.all_to_all;
+  const SystemParams& sys = rc.platform.system;
+  a2a.packet_flits = rc.traffic.packet_flits;
+  a2a.words_per_flit = sys.ni.words_per_flit();
+  a2a.vc_classes = sys.router.vc_classes;
+  a2a.max_packet_flits = sys.ni.max_packet_flits;
+  a2a.xor_latency_cycles = sys.ni.xor_engine.xor_latency_cycles;
   return rc;
 }
 

@@ -1,0 +1,377 @@
+// All-to-all broadcast firmware (SPEC 3.2): every core runs the same event loop. It starts the
+// sends that need nothing but its own datum, then takes whatever message arrives, forwards it as
+// its role in the multicast says, codes once it holds its group's data, decodes as soon as it has
+// one plain datum and the coded chain of a group, and stops when it holds every source's datum
+// and has had every message the plan sends it. Receiving from anyone, in arrival order, means no
+// core ever waits for one message while another it should forward sits in its NI.
+#include "collectives/all_to_all_broadcast.hpp"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include "collectives/all_to_all_plan.hpp"
+#include "collectives/collective.hpp"
+
+namespace collnoc {
+
+namespace {
+
+FirmwareParams named(FirmwareParams p) {
+  p.collective = "all_to_all_broadcast";
+  p.algorithm = p.all_to_all.scheme;
+  return p;
+}
+
+constexpr std::uint32_t kItemBits = 16;  // coded-packet tag: tile << 16 | index in the chain
+
+class AllToAllBroadcast : public CollectiveFirmware {
+ public:
+  AllToAllBroadcast(const FirmwareParams& p, const Topology& t)
+      : CollectiveFirmware(named(p), t.num_endpoints()), plan_(t, p.all_to_all),
+        words_(p.all_to_all.packet_flits * p.all_to_all.words_per_flit),
+        vc_classes_(std::max(1u, p.all_to_all.vc_classes)), expected_(t.num_endpoints(), 0) {
+    if (p.all_to_all.packet_flits > p.all_to_all.max_packet_flits)
+      throw ParamError("traffic.packet_flits", std::to_string(p.all_to_all.packet_flits),
+                       "all_to_all_broadcast sends each datum as one packet: must be <= "
+                       "ni.max_packet_flits (" + std::to_string(p.all_to_all.max_packet_flits) + ")");
+    if (plan_.group_size() > (1u << kItemBits) || plan_.nodes() / plan_.group_size() >= (1u << kItemBits))
+      throw ParamError("workload.group", p.all_to_all.group, "at most 65536 nodes per group and groups");
+    plan_.for_each_unicast([this](const Unicast& u) {
+      ++expected_[u.dst];
+      ++planned_unicasts_;
+    });
+  }
+
+  void body(MessageLayer& ml) override;
+  Cycle execution_cycles() const override;
+  void report_more(Report& out) const override;
+
+ private:
+  struct StepStats {
+    std::uint64_t unicasts = 0, latency_sum = 0, latency_max = 0;
+  };
+  class Node;
+
+  Words datum(NodeId src) const { return pattern_message(p_.seed, src, 0, 0, words_); }
+  void record(std::uint8_t kind, unsigned round, const Message& m) {
+    StepStats& s = steps_[{kind, round}];
+    const std::uint64_t latency = m.arrival_cycle - m.sent_cycle;
+    ++s.unicasts;
+    s.latency_sum += latency;
+    s.latency_max = std::max(s.latency_max, latency);
+    hops_ += m.hops;
+  }
+  Cycle step_sum(std::uint8_t kind) const {  // the rounds of one step, one after the other
+    Cycle sum = 0;
+    for (const auto& [key, s] : steps_)
+      if (key.first == kind) sum += s.latency_max;
+    return sum;
+  }
+
+  AllToAllPlan plan_;
+  unsigned words_;
+  unsigned vc_classes_;
+  std::vector<std::uint64_t> expected_;  // messages the plan sends each node
+  std::uint64_t planned_unicasts_ = 0;
+  std::map<std::pair<std::uint8_t, unsigned>, StepStats> steps_;  // (kind, doubling round)
+  std::uint64_t unicasts_ = 0, hops_ = 0, xor_codes_ = 0, xor_decodes_ = 0;
+};
+
+// One core's part: what it holds and what it still has to do.
+class AllToAllBroadcast::Node {
+ public:
+  Node(AllToAllBroadcast& fw, MessageLayer& ml)
+      : fw_(fw), plan_(fw.plan_), ml_(ml), me_(ml.rank()), data_(plan_.nodes()) {
+    if (plan_.variant() == A2aVariant::recursive) inner_ = plan_.inner(me_);
+  }
+
+  void run() {
+    if (plan_.is_source(me_)) give(me_, fw_.datum(me_));
+    if (plan_.scheme() == A2aScheme::plain) {
+      if (plan_.is_source(me_)) forward(kStepBroadcast, me_, data_[me_]);
+    } else {
+      start_level(0);
+      if (inner_) start_level(kInnerLevel);
+    }
+    progress();
+    while (held_ < plan_.sources().size() || received_ < fw_.expected_[me_]) {
+      Message m = ml_.recv_any();
+      ++received_;
+      handle(m);
+      progress();
+    }
+    for (NodeId s : plan_.sources())
+      fw_.check(data_[s], fw_.datum(s),
+                "core " + std::to_string(me_) + ": the datum of source " + std::to_string(s));
+  }
+
+ private:
+  struct Chain {
+    std::vector<Words> items;
+    unsigned count = 0;
+    bool decoded = false;
+  };
+  const AllToAllPlan::Level& level(std::uint8_t off) const {
+    return off ? *inner_ : plan_.outer();
+  }
+  std::uint8_t off_of(std::uint8_t kind) const { return kind >= kInnerLevel ? kInnerLevel : 0; }
+  Box my_tile(const AllToAllPlan::Level& l) const {
+    return l.region.tile(l.tile, l.region.tile_of(l.tile, me_));
+  }
+  // The intra-group step of a level is itself an all-to-all broadcast one level down when
+  // the variant is recursive.
+  bool intra_by_multicast(std::uint8_t off) const {
+    return !(plan_.variant() == A2aVariant::recursive && off == 0);
+  }
+
+  void give(NodeId src, Words w) {
+    if (!have(src)) ++held_;
+    data_[src] = std::move(w);
+  }
+  bool have(NodeId src) const { return !data_[src].empty(); }
+
+  void send(NodeId dst, std::uint8_t kind, std::uint32_t tag, const Words& w) {
+    ml_.send(dst, w, options(kind, tag));
+    ++fw_.unicasts_;
+  }
+  SendOptions options(std::uint8_t kind, std::uint32_t tag) const {
+    SendOptions opt;
+    opt.vc_class = static_cast<std::uint8_t>(step_vc_class(kind) % fw_.vc_classes_);
+    opt.kind = kind;
+    opt.tag = tag;
+    return opt;
+  }
+
+  // Multicast roles. Positions: in a tile box (its local order) or among a level's tiles.
+  std::vector<NodeId> tile_children(const Box& box, unsigned root) const {
+    std::vector<NodeId> out;
+    for (unsigned c : plan_.children(box.size(), root, box.local(me_))) out.push_back(box.node(c));
+    return out;
+  }
+  std::vector<NodeId> inter_children(const AllToAllPlan::Level& l, unsigned root_tile) const {
+    std::vector<NodeId> out;
+    const unsigned tiles = l.region.tiles(l.tile);
+    for (unsigned c : plan_.children(tiles, root_tile, l.region.tile_of(l.tile, me_)))
+      out.push_back(plan_.intermediate(l, c));
+    return out;
+  }
+  // Forwards a datum of `origin` in its broadcast (plain) or intra-group multicast.
+  void forward(std::uint8_t kind, NodeId origin, const Words& w) {
+    if (kind == kStepBroadcast) {
+      const Box whole = plan_.outer().region;
+      for (NodeId c : tile_children(whole, whole.local(origin))) send(c, kind, origin, w);
+      return;
+    }
+    const Box box = my_tile(level(off_of(kind)));
+    for (NodeId c : tile_children(box, box.local(origin))) send(c, kind, origin, w);
+  }
+
+  void start_level(std::uint8_t off) {
+    const AllToAllPlan::Level& l = level(off);
+    if (!plan_.is_source(me_)) return;
+    if (intra_by_multicast(off)) forward(static_cast<std::uint8_t>(kStepIntra + off), me_, data_[me_]);
+    if (plan_.scheme() != A2aScheme::hierarchical_nc) return;
+    // Step 6: my datum to the nodes of every other tile whose place matches my rank.
+    const Box mine = my_tile(l);
+    const std::vector<NodeId> src = plan_.tile_sources(l, l.region.tile_of(l.tile, me_));
+    const unsigned m = static_cast<unsigned>(src.size());
+    const unsigned r = static_cast<unsigned>(std::find(src.begin(), src.end(), me_) - src.begin());
+    const unsigned tiles = l.region.tiles(l.tile);
+    for (unsigned h = 0; h < tiles; ++h) {
+      const Box other = l.region.tile(l.tile, h);
+      if (other.origin() == mine.origin()) continue;
+      for (unsigned q = r; q < other.size(); q += m)
+        send(other.node(q), static_cast<std::uint8_t>(kStepPartner + off), me_, data_[me_]);
+    }
+  }
+
+  void handle(const Message& m) {
+    const std::uint8_t off = off_of(m.kind);
+    const std::uint8_t step = static_cast<std::uint8_t>(m.kind - off);
+    if (step == kStepBroadcast || step == kStepIntra) {
+      const Box box = step == kStepBroadcast ? plan_.outer().region : my_tile(level(off));
+      fw_.record(m.kind, plan_.round(box.size(), box.local(m.tag), box.local(me_)), m);
+      give(m.tag, m.words);
+      forward(m.kind, m.tag, data_[m.tag]);
+      return;
+    }
+    if (step == kStepPartner) {
+      fw_.record(m.kind, 0, m);
+      give(m.tag, m.words);
+      return;
+    }
+    const AllToAllPlan::Level& l = level(off);
+    const unsigned tile = m.tag >> kItemBits, item = m.tag & ((1u << kItemBits) - 1);
+    const bool every_node = plan_.variant() == A2aVariant::every_node && off == 0;
+    if (step == kStepInter) {
+      const unsigned tiles = l.region.tiles(l.tile);
+      fw_.record(m.kind,
+                 every_node ? 0 : plan_.round(tiles, tile, l.region.tile_of(l.tile, me_)), m);
+      if (!every_node) {
+        for (NodeId c : inter_children(l, tile)) send(c, m.kind, m.tag, m.words);
+        const Box box = my_tile(l);  // step 5: I am my tile's intermediate
+        for (NodeId c : tile_children(box, l.intermediate_local))
+          send(c, static_cast<std::uint8_t>(kStepDeliver + off), m.tag, m.words);
+      }
+    } else {  // kStepDeliver
+      const Box box = my_tile(l);
+      fw_.record(m.kind, plan_.round(box.size(), l.intermediate_local, box.local(me_)), m);
+      for (NodeId c : tile_children(box, l.intermediate_local)) send(c, m.kind, m.tag, m.words);
+    }
+    take_item(l, off, tile, item, m.words);
+  }
+
+  // A coded packet (or, combining, a group's data concatenated) of `tile`.
+  void take_item(const AllToAllPlan::Level& l, std::uint8_t off, unsigned tile, unsigned item,
+                 const Words& w) {
+    const std::vector<NodeId> src = plan_.tile_sources(l, tile);
+    if (plan_.scheme() == A2aScheme::combining) {
+      for (std::size_t i = 0; i < src.size(); ++i)
+        give(src[i], Words(w.begin() + i * fw_.words_, w.begin() + (i + 1) * fw_.words_));
+      return;
+    }
+    Chain& c = chains_[{off, tile}];
+    if (c.items.empty()) c.items.resize(src.size() - 1);
+    if (c.items[item].empty()) ++c.count;
+    c.items[item] = w;
+  }
+
+  // Codes (or combines) once this core's tile is complete; decodes every tile it can.
+  void progress() {
+    if (plan_.scheme() == A2aScheme::plain) return;
+    // The inner level first: what it decodes may complete the group the outer level codes.
+    for (std::uint8_t off : {kInnerLevel, std::uint8_t{0}}) {
+      if (off && !inner_) continue;
+      const AllToAllPlan::Level& l = level(off);
+      const unsigned my = l.region.tile_of(l.tile, me_);
+      const bool every_node = plan_.variant() == A2aVariant::every_node && off == 0;
+      const bool coder = every_node || plan_.intermediate(l, my) == me_;
+      if (coder && !coded_[off ? 1 : 0]) {
+        const std::vector<NodeId> src = plan_.tile_sources(l, my);
+        if (std::all_of(src.begin(), src.end(), [&](NodeId s) { return have(s); })) {
+          coded_[off ? 1 : 0] = true;
+          code(l, off, my, src, every_node);
+        }
+      }
+      if (plan_.scheme() == A2aScheme::hierarchical_nc) decode(l, off);
+    }
+  }
+
+  void code(const AllToAllPlan::Level& l, std::uint8_t off, unsigned my,
+            const std::vector<NodeId>& src, bool every_node) {
+    const auto kind = static_cast<std::uint8_t>(kStepInter + off);
+    std::vector<NodeId> dsts;
+    if (every_node) {  // my counterpart in every other tile
+      const unsigned q = my_tile(l).local(me_);
+      for (unsigned h = 0; h < l.region.tiles(l.tile); ++h)
+        if (h != my) dsts.push_back(l.region.tile(l.tile, h).node(q));
+    } else {
+      dsts = inter_children(l, my);
+    }
+    if (plan_.scheme() == A2aScheme::combining) {
+      if (src.empty()) return;
+      Words all;
+      for (NodeId s : src) all.insert(all.end(), data_[s].begin(), data_[s].end());
+      for (NodeId d : dsts) send(d, kind, my << kItemBits, all);
+      return;
+    }
+    for (std::size_t j = 0; j + 1 < src.size(); ++j) {
+      ml_.send_coded(dsts, data_[src[j]], data_[src[j + 1]],
+                     options(kind, (my << kItemBits) | static_cast<std::uint32_t>(j)));
+      fw_.unicasts_ += dsts.size();
+      ++fw_.xor_codes_;
+    }
+  }
+
+  // From one plain datum of a tile and its chain d_j ^ d_j+1, every datum of the tile.
+  void decode(const AllToAllPlan::Level& l, std::uint8_t off) {
+    for (auto& [key, c] : chains_) {
+      if (key.first != off || c.decoded || c.count != c.items.size()) continue;
+      const std::vector<NodeId> src = plan_.tile_sources(l, key.second);
+      const auto known = std::find_if(src.begin(), src.end(), [&](NodeId s) { return have(s); });
+      if (known == src.end()) continue;
+      c.decoded = true;
+      const std::size_t k = static_cast<std::size_t>(known - src.begin());
+      for (std::size_t j = k; j + 1 < src.size(); ++j)  // upwards: d_j+1 = c_j ^ d_j
+        if (!have(src[j + 1])) xor_into(src[j + 1], c.items[j], data_[src[j]]);
+      for (std::size_t j = k; j > 0; --j)  // downwards: d_j-1 = c_j-1 ^ d_j
+        if (!have(src[j - 1])) xor_into(src[j - 1], c.items[j - 1], data_[src[j]]);
+    }
+  }
+  void xor_into(NodeId dst, const Words& coded, const Words& plain) {
+    give(dst, ml_.xor_words(coded, plain));
+    ++fw_.xor_decodes_;
+  }
+
+  AllToAllBroadcast& fw_;
+  const AllToAllPlan& plan_;
+  MessageLayer& ml_;
+  NodeId me_;
+  std::optional<AllToAllPlan::Level> inner_;
+  std::vector<Words> data_;  // by source; empty = not held yet
+  std::size_t held_ = 0;
+  std::uint64_t received_ = 0;
+  std::map<std::pair<std::uint8_t, unsigned>, Chain> chains_;  // (level, tile)
+  bool coded_[2] = {false, false};
+};
+
+void AllToAllBroadcast::body(MessageLayer& ml) { Node(*this, ml).run(); }
+
+// SPEC 3.2: the sum over sequential steps of each step's largest latency. A binomial tree's
+// doubling rounds are sequential steps too. Steps 2 (or, recursive, the inner level's whole
+// execution), 3 (coding: the XOR latency), 4 and 5 follow one another; step 6 runs beside them.
+Cycle AllToAllBroadcast::execution_cycles() const {
+  if (plan_.scheme() == A2aScheme::plain) return step_sum(kStepBroadcast);
+  const Cycle coding = plan_.scheme() == A2aScheme::hierarchical_nc && xor_codes_
+                           ? p_.all_to_all.xor_latency_cycles
+                           : 0;
+  auto level = [&](std::uint8_t off, Cycle intra) {
+    const Cycle chain = intra + coding + step_sum(static_cast<std::uint8_t>(kStepInter + off)) +
+                        step_sum(static_cast<std::uint8_t>(kStepDeliver + off));
+    return std::max(chain, step_sum(static_cast<std::uint8_t>(kStepPartner + off)));
+  };
+  const Cycle intra = plan_.variant() == A2aVariant::recursive
+                          ? level(kInnerLevel, step_sum(kStepIntra + kInnerLevel))
+                          : step_sum(kStepIntra);
+  return level(0, intra);
+}
+
+void AllToAllBroadcast::report_more(Report& out) const {
+  out.set("collective.scheme", std::string(to_string(plan_.scheme())));
+  out.set("collective.base", std::string(to_string(plan_.base())));
+  if (plan_.hierarchical()) {
+    out.set("collective.group_shape", plan_.group_text());
+    out.set("collective.group_size", plan_.group_size());
+    out.set("collective.variant", std::string(to_string(plan_.variant())));
+  }
+  out.set("collective.sources", static_cast<std::uint64_t>(plan_.sources().size()));
+  out.set("collective.unicasts", unicasts_);
+  out.set("collective.planned_unicasts", planned_unicasts_);
+  out.set("collective.aggregate_hops", hops_);
+  out.set("collective.xor_operations", xor_codes_ + xor_decodes_);
+  out.set("collective.xor_coding_operations", xor_codes_);
+  std::uint64_t n = 0, sum = 0;
+  for (const auto& [key, s] : steps_) {
+    Report row;
+    row.set("step", static_cast<std::uint64_t>(key.first % kInnerLevel));
+    row.set("level", std::string(key.first >= kInnerLevel ? "inner" : "outer"));
+    row.set("name", std::string(step_name(key.first)));
+    row.set("round", static_cast<std::uint64_t>(key.second));
+    row.set("unicasts", s.unicasts);
+    row.set("max_latency_cycles", s.latency_max);
+    row.set("mean_latency_cycles", static_cast<double>(s.latency_sum) / s.unicasts);
+    out.append("collective.steps", std::move(row));
+    n += s.unicasts;
+    sum += s.latency_sum;
+  }
+  out.set("collective.mean_latency_cycles", n ? static_cast<double>(sum) / n : 0.0);
+}
+
+}  // namespace
+
+std::unique_ptr<Firmware> make_all_to_all_broadcast(const FirmwareParams& p, const Topology& t) {
+  return std::make_unique<AllToAllBroadcast>(p, t);
+}
+
+}  // namespace collnoc
