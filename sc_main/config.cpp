@@ -681,6 +681,8 @@ RunConfig Config::to_run_config() const {
   RunConfig rc;
   const auto& schema = config_schema();
   for (std::size_t i = 0; i < schema.size(); ++i) schema[i].apply(rc, values_[i]);
+  // Closed forms of collectives (SPEC 4.3's t_s, t_w) follow the configured network.
+  rc.firmware.neighbour_cost = neighbour_message_cost(rc.platform.system);
   return rc;
 }
 
