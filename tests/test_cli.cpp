@@ -37,6 +37,23 @@ void write_file(const std::string& path, const std::string& text) {
   std::ofstream(path) << text;
 }
 
+// Each `args` must exit 2, mention `must_mention` and leave no partial output.
+struct RefusedCase {
+  std::string args, must_mention;
+};
+void require_refused(const std::vector<RefusedCase>& cases) {
+  for (const RefusedCase& c : cases) {
+    INFO(c.args);
+    const std::string out = temp_path("must_not_exist.json");
+    std::remove(out.c_str());
+    Result r = run_collnoc(c.args + " --out " + out);
+    INFO(r.output);
+    CHECK(r.status == 2);
+    CHECK(r.output.find(c.must_mention) != std::string::npos);
+    CHECK_FALSE(std::ifstream(out).good());  // no partial output
+  }
+}
+
 const std::string kSmall =
     "--set topology.k=4 --set sim.warmup_cycles=200 --set sim.measure_cycles=2000 --quiet";
 
@@ -188,10 +205,7 @@ TEST_CASE("cli: bad hdn and total exchange input exits 2 naming the key", "[cli]
   const std::string hdn = "run --set platform=hdn --set topology.kind=hdn "
                           "--set routing.algorithm=hdn ";
   const std::string te = "--set workload.kind=collective --set workload.collective=total_exchange ";
-  struct Case {
-    std::string args, must_mention;
-  };
-  const std::vector<Case> cases = {
+  const std::vector<RefusedCase> cases = {
       {hdn + "--set hdn.supernodes=7", "not a product of factor sizes"},
       {hdn + "--set hdn.base=torus:2x3x6 --set hdn.supernodes=6", "ambiguous"},
       {hdn + "--set hdn.levels=-1", "hdn.levels"},
@@ -205,16 +219,7 @@ TEST_CASE("cli: bad hdn and total exchange input exits 2 naming the key", "[cli]
       {hdn + te + "--set workload.algorithm=dimension_exchange", "workload.algorithm"},
       {"run " + te + "--set workload.algorithm=ring", "workload.algorithm"},
   };
-  for (const Case& c : cases) {
-    INFO(c.args);
-    const std::string out = temp_path("must_not_exist.json");
-    std::remove(out.c_str());
-    Result r = run_collnoc(c.args + " --out " + out);
-    INFO(r.output);
-    CHECK(r.status == 2);
-    CHECK(r.output.find(c.must_mention) != std::string::npos);
-    CHECK_FALSE(std::ifstream(out).good());
-  }
+  require_refused(cases);
 }
 
 TEST_CASE("cli: firmware workloads run and verify their data", "[cli]") {
@@ -238,10 +243,7 @@ TEST_CASE("cli: bad input is refused with exit 2, naming key and value", "[cli]"
   write_file(odd_size, "twelve bytes");  // not a whole number of doubles
   const std::string unknown = temp_path("unknown.yaml");
   write_file(unknown, "topology:\n  kind: mesh\n  colour: blue\n");
-  struct Case {
-    std::string args, must_mention;
-  };
-  const std::vector<Case> cases = {
+  const std::vector<RefusedCase> cases = {
       {"run --set router.vcs=0", "router.vcs"},
       {"run --set router.buffer_flits=-2", "router.buffer_flits"},
       {"run --set traffic.injection_rate=1.5", "traffic.injection_rate"},
@@ -270,16 +272,7 @@ TEST_CASE("cli: bad input is refused with exit 2, naming key and value", "[cli]"
        "--set topology.nodes=15 --set routing.algorithm=updown", "topology.degree"},
       {"run --set topology.kind=random --set routing.algorithm=updown", "platform"},
   };
-  for (const Case& c : cases) {
-    INFO(c.args);
-    const std::string out = temp_path("must_not_exist.json");
-    std::remove(out.c_str());
-    Result r = run_collnoc(c.args + " --out " + out);
-    INFO(r.output);
-    CHECK(r.status == 2);
-    CHECK(r.output.find(c.must_mention) != std::string::npos);
-    CHECK_FALSE(std::ifstream(out).good());  // no partial output
-  }
+  require_refused(cases);
 }
 
 TEST_CASE("cli: list, dump-config and sweep", "[cli]") {

@@ -71,17 +71,28 @@ std::unique_ptr<NocSystem> hdn_system(const char* base, unsigned levels, const c
       "system", std::make_unique<HdnTopology>(HdnSpec::parse(base, levels, supernodes)), sp);
 }
 
+// The hdn algorithm with 3-word messages on HDN(base, levels, supernodes), SAF packets of
+// `packet_flits`.
+Outcome run_hdn(const char* base, unsigned levels, const char* supernodes,
+                unsigned packet_flits) {
+  const SystemParams sp = saf_system(packet_flits);
+  auto sys = hdn_system(base, levels, supernodes, sp);
+  return run_exchange(*sys, total_exchange("hdn", 3, sp));
+}
+
+void require_formula(const Outcome& o, Cycle cycles) {
+  CHECK(o.execution == cycles);
+  CHECK(o.formula == Approx(static_cast<double>(cycles)));
+}
+
 }  // namespace
 
 TEST_CASE("hdn total exchange on HDN(hypercube:2 1 {1}) is bit-exact and takes the formula's "
           "cycles", "[total_exchange]") {
-  const SystemParams sp = saf_system(32);
-  auto sys = hdn_system("hypercube:2", 1, "1", sp);
-  Outcome o = run_exchange(*sys, total_exchange("hdn", 3, sp));
   // 4-word records, 32 nodes: swap 64 words, two dimension steps of 64, send 128, two more.
   // t_s = 1 + (1 + 2*2 + 1 + 1) + 1 + 1 - 3 = 7, t_w = 3/4: 55 + 2*55 + 103 + 2*55.
-  CHECK(o.execution == 378);
-  CHECK(o.formula == Approx(378));
+  const Outcome o = run_hdn("hypercube:2", 1, "1", 32);
+  require_formula(o, 378);
   const auto stages = test::get<std::vector<std::uint64_t>>(o.run.report, "collective.stage_cycles");
   CHECK(stages == std::vector<std::uint64_t>{55, 110, 103, 110});
   // Neighbour messages only: no packet waited for a link another one held.
@@ -90,20 +101,13 @@ TEST_CASE("hdn total exchange on HDN(hypercube:2 1 {1}) is bit-exact and takes t
 
 TEST_CASE("hdn total exchange with super-nodes HDN(torus:2x3 1 {C3}) takes the formula's cycles",
           "[total_exchange]") {
-  const SystemParams sp = saf_system(32);
-  auto sys = hdn_system("torus:2x3", 1, "C3", sp);
-  Outcome o = run_exchange(*sys, total_exchange("hdn", 3, sp));
-  CHECK(o.execution == 294);
-  CHECK(o.formula == Approx(294));
+  require_formula(run_hdn("torus:2x3", 1, "C3", 32), 294);
 }
 
 TEST_CASE("hdn total exchange at two levels HDN(hypercube:1 2 {1 1}) takes the formula's cycles",
           "[total_exchange]") {
-  const SystemParams sp = saf_system(128);
-  auto sys = hdn_system("hypercube:1", 2, "1,1", sp);
-  Outcome o = run_exchange(*sys, total_exchange("hdn", 3, sp));
-  CHECK(o.execution == 2566);
-  CHECK(o.formula == Approx(2566));
+  const Outcome o = run_hdn("hypercube:1", 2, "1,1", 128);
+  require_formula(o, 2566);
   CHECK(test::get<double>(o.run.report, "collective.spec_formula_cycles") > 0);
 }
 
@@ -132,23 +136,27 @@ TEST_CASE("pairwise total exchange on an HDN delivers every message bit-exact",
   CHECK(o.run.report.find("collective.formula_cycles") == nullptr);
 }
 
-TEST_CASE("dimension exchange on a kary_ncube hypercube takes the formula's cycles",
-          "[total_exchange]") {
+namespace {
+
+Outcome run_dimension_exchange(std::vector<unsigned> k) {
   SystemParams sp = saf_system(32);
   sp.routing = "dor";
-  auto sys = test::build("torus", {2, 2, 2, 2}, sp);
-  Outcome o = run_exchange(*sys, total_exchange("dimension_exchange", 3, sp));
+  auto sys = test::build("torus", std::move(k), sp);
+  return run_exchange(*sys, total_exchange("dimension_exchange", 3, sp));
+}
+
+}  // namespace
+
+TEST_CASE("dimension exchange on a kary_ncube hypercube takes the formula's cycles",
+          "[total_exchange]") {
   // Q_4: four steps of 32 words: 4 * (7 + 24).
-  CHECK(o.execution == 124);
-  CHECK(o.formula == Approx(124));
+  require_formula(run_dimension_exchange({2, 2, 2, 2}), 124);
 }
 
 TEST_CASE("dimension exchange on a 3x3x3 torus takes the formula's cycles", "[total_exchange]") {
-  SystemParams sp = saf_system(32);
-  sp.routing = "dor";
-  auto sys = test::build("torus", {3, 3, 3}, sp);
-  Outcome o = run_exchange(*sys, total_exchange("dimension_exchange", 3, sp));
-  CHECK(o.execution == Approx(o.formula));
+  const Outcome o = run_dimension_exchange({3, 3, 3});
+  // Three rings of 3, 27 records of 4 words (108): steps of 72 and 36 words, 61 + 34 cycles.
+  require_formula(o, 3 * (61 + 34));
   CHECK(test::get<std::uint64_t>(o.run.report, "contention_events") == 0);
 }
 
@@ -239,25 +247,33 @@ class FaultyMailboxes {
 
 }  // namespace
 
-TEST_CASE("a flipped payload bit in a packed message is caught by the end check",
-          "[total_exchange]") {
+namespace {
+
+// The hdn algorithm on HDN(hypercube:2, 1, {1}) over mailboxes that flip `mask` in word `word`
+// of message number `index` core `victim` sends; returns the firmware's failure ("" if none).
+std::string corrupted_run(NodeId victim, unsigned index, unsigned word, std::uint32_t mask) {
   HdnTopology hdn(HdnSpec::parse("hypercube:2", 1, "1"));
   auto fw = make_firmware("collective", total_exchange("hdn", 3, SystemParams{}), hdn);
+  FaultyMailboxes boxes(hdn.num_endpoints(), victim, index, word, mask);
+  const bool verified = boxes.run(*fw);
+  CHECK(verified == fw->failure().empty());
+  return fw->failure();
+}
+
+}  // namespace
+
+TEST_CASE("a flipped payload bit in a packed message is caught by the end check",
+          "[total_exchange]") {
   // Core 5's first message (the stage-1 swap), word 2: the payload of its first record.
-  FaultyMailboxes boxes(hdn.num_endpoints(), 5, 0, 2, 0x100);
-  CHECK_FALSE(boxes.run(*fw));
-  CHECK(fw->failure().find("first difference at word 1") != std::string::npos);
+  const std::string failure = corrupted_run(5, 0, 2, 0x100);
+  INFO(failure);
+  CHECK(failure.find("first difference at word 1") != std::string::npos);
 }
 
 TEST_CASE("a flipped header bit in a packed message is caught by the end check",
           "[total_exchange]") {
-  HdnTopology hdn(HdnSpec::parse("hypercube:2", 1, "1"));
-  auto fw = make_firmware("collective", total_exchange("hdn", 3, SystemParams{}), hdn);
   // Core 9's third message, word 0: a record's header (source << 16 | destination).
-  FaultyMailboxes boxes(hdn.num_endpoints(), 9, 2, 0, 0x1);
-  CHECK_FALSE(boxes.run(*fw));
-  INFO(fw->failure());
-  CHECK(!fw->failure().empty());
+  CHECK_FALSE(corrupted_run(9, 2, 0, 0x1).empty());
 }
 
 TEST_CASE("the ideal mailboxes deliver an untouched total exchange intact", "[total_exchange]") {
