@@ -3,10 +3,24 @@
 #include <algorithm>
 #include <sstream>
 
+#include "collectives/total_exchange.hpp"
+
 namespace collnoc {
 
 const std::vector<CollectiveEntry>& collective_algorithms() {
-  static const std::vector<CollectiveEntry> table = {};
+  static const std::vector<CollectiveEntry> table = {
+      {"total_exchange", "hdn",
+       "SPEC 4.3 on platform hdn: cross-edge swap, cluster exchange, cross-edge transfer, "
+       "cluster exchange, recursively; messages packed",
+       make_hdn_total_exchange},
+      {"total_exchange", "dimension_exchange",
+       "on a kary_ncube torus (k = 2: hypercube): a ring shift along each dimension in turn; "
+       "messages packed",
+       make_dimension_exchange},
+      {"total_exchange", "pairwise",
+       "any platform: p - 1 steps, step i sends to rank + i and receives from rank - i",
+       make_pairwise_exchange},
+  };
   return table;
 }
 

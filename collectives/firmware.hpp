@@ -13,6 +13,13 @@
 
 namespace collnoc {
 
+// SPEC 4.3's cost of a one-hop message of m words, t_s + m t_w, on the configured network
+// (platforms/noc_system.hpp: neighbour_message_cost); closed forms of collectives use it.
+struct MessageCost {
+  double startup_cycles = 0;  // t_s
+  double word_cycles = 0;     // t_w, per 32-bit word
+};
+
 struct FirmwareParams {
   unsigned message_words = 16;  // payload of each message
   unsigned iterations = 1;      // repetitions (ping-pong round trips, exchange rounds)
@@ -22,6 +29,7 @@ struct FirmwareParams {
   std::string collective;       // workload.collective
   std::string algorithm;        // workload.algorithm; empty: the collective's first algorithm
   AllToAllParams all_to_all;    // workload.kind = all_to_all_broadcast
+  MessageCost neighbour_cost;   // from the system's parameters, for closed forms
 };
 
 // One program object for the whole system; run() is called once per core, from that core's

@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "noc/zero_load.hpp"
+
 namespace collnoc {
 
 using namespace sc_core;
@@ -61,6 +63,18 @@ void check_whole_packets(const SystemParams& params, unsigned packet_flits,
     throw ParamError("router.buffer_flits", std::to_string(params.router.buffer_flits), rule);
   if (params.ni.ejection_buffer(params.router) < packet_flits)
     throw ParamError("ni.ejection_buffer_flits", std::to_string(params.ni.ejection_buffer_flits), rule);
+}
+
+MessageCost neighbour_message_cost(const SystemParams& params) {
+  ZeroLoadInputs in{1, 1, params.router.hop_latency_cycles, params.link.latency_cycles,
+                    params.ni_link.latency_cycles, params.ni_link.latency_cycles,
+                    params.router.switching};
+  const Cycle one_flit = zero_load_latency(in);
+  in.packet_flits = 2;
+  const double stages = static_cast<double>(zero_load_latency(in) - one_flit);
+  const double one_flit_message = params.ni.send_overhead_cycles + static_cast<double>(one_flit) +
+                                  1 + params.ni.recv_overhead_cycles;
+  return MessageCost{one_flit_message - stages, stages / params.ni.words_per_flit()};
 }
 
 void NocSystem::attach_traffic(const TrafficParams& traffic, std::uint64_t seed) {

@@ -28,6 +28,14 @@ struct SystemParams {
 // (`packet_flits`, named by `why`). Throws ParamError.
 void check_whole_packets(const SystemParams& params, unsigned packet_flits, const std::string& why);
 
+// SPEC 4.3's t_s and t_w for a message between neighbours (one router-to-router hop), from the
+// pipeline of noc/zero_load.hpp plus the NI overheads: a message of F flits (one packet) takes
+// send overhead + zero-load latency + 1 (delivery) + receive overhead, which grows by one flit
+// time per store-and-forward stage (3 with saf: both routers and the NI; 1 otherwise) per flit.
+// So t_w = stages / words per flit and t_s = that latency for one flit minus `stages`: a message
+// of m words (a multiple of the flit) costs exactly t_s + m t_w without contention.
+MessageCost neighbour_message_cost(const SystemParams& params);
+
 class NocSystem : public sc_core::sc_module {
  public:
   // `routing` overrides params.routing with a routing function of the caller's own (it must

@@ -719,6 +719,8 @@ RunConfig Config::to_run_config() const {
   a2a.vc_classes = sys.router.vc_classes;
   a2a.max_packet_flits = sys.ni.max_packet_flits;
   a2a.xor_latency_cycles = sys.ni.xor_engine.xor_latency_cycles;
+  // Closed forms of collectives (SPEC 4.3's t_s, t_w) follow the configured network.
+  rc.firmware.neighbour_cost = neighbour_message_cost(rc.platform.system);
   return rc;
 }
 

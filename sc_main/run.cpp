@@ -186,7 +186,13 @@ void print_summary(std::ostream& os, const RunConfig& rc, const RunOutcome& outc
                       << " flits/node/cycle\n";
   line("wall time:") << num(number(r, "sim.wall_seconds")) << " s ("
                      << num(number(r, "sim.router_cycles_per_second")) << " router-cycles/s)\n";
-  if (!rc.synthetic())
+  if (r.find("collective.name")) {
+    line("collective:") << text(r, "collective.name") << " (" << text(r, "collective.algorithm")
+                        << ") in " << count(r, "collective.execution_cycles") << " cycles";
+    if (r.find("collective.formula_cycles"))
+      os << ", formula " << num(number(r, "collective.formula_cycles"));
+    os << ", data verified: " << (flag(r, "collective.data_verified") ? "yes" : "no") << "\n";
+  } else if (!rc.synthetic())
     line("firmware:") << "completed in " << count(r, "firmware.completion_cycles")
                       << " cycles, data verified: "
                       << (flag(r, "firmware.data_verified") ? "yes" : "no") << "\n";

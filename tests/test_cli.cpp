@@ -37,6 +37,23 @@ void write_file(const std::string& path, const std::string& text) {
   std::ofstream(path) << text;
 }
 
+// Each `args` must exit 2, mention `must_mention` and leave no partial output.
+struct RefusedCase {
+  std::string args, must_mention;
+};
+void require_refused(const std::vector<RefusedCase>& cases) {
+  for (const RefusedCase& c : cases) {
+    INFO(c.args);
+    const std::string out = temp_path("must_not_exist.json");
+    std::remove(out.c_str());
+    Result r = run_collnoc(c.args + " --out " + out);
+    INFO(r.output);
+    CHECK(r.status == 2);
+    CHECK(r.output.find(c.must_mention) != std::string::npos);
+    CHECK_FALSE(std::ifstream(out).good());  // no partial output
+  }
+}
+
 const std::string kSmall =
     "--set topology.k=4 --set sim.warmup_cycles=200 --set sim.measure_cycles=2000 --quiet";
 
@@ -164,6 +181,47 @@ TEST_CASE("cli: platform hdn runs traffic and firmware with hdn routing", "[cli]
   CHECK(run_collnoc(hdn + "--set router.vcs=1 --quiet --out " + out).status == 2);  // too few VCs
 }
 
+TEST_CASE("cli: total exchange runs on platform hdn beside its formula", "[cli]") {
+  const std::string out = temp_path("total_exchange.json");
+  Result r = run_collnoc(
+      "run --set platform=hdn --set topology.kind=hdn --set hdn.base=hypercube:2 "
+      "--set routing.algorithm=hdn --set router.switching=saf --set router.buffer_flits=32 "
+      "--set ni.max_packet_flits=32 --set workload.kind=collective "
+      "--set workload.collective=total_exchange --set workload.algorithm=hdn "
+      "--set workload.message_words=3 --out " + out);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(r.output.find("collective: total_exchange (hdn) in 378 cycles, formula 378") !=
+        std::string::npos);
+  const auto c = read_json(out)["collective"];
+  CHECK(c["data_verified"] == true);
+  CHECK(c["execution_cycles"] == 378);
+  CHECK(c["formula_cycles"] == 378.0);
+  CHECK(c["stage_cycles"].size() == 4);
+  CHECK(c["messages_checked"] == 32 * 32);
+}
+
+TEST_CASE("cli: bad hdn and total exchange input exits 2 naming the key", "[cli]") {
+  const std::string hdn = "run --set platform=hdn --set topology.kind=hdn "
+                          "--set routing.algorithm=hdn ";
+  const std::string te = "--set workload.kind=collective --set workload.collective=total_exchange ";
+  const std::vector<RefusedCase> cases = {
+      {hdn + "--set hdn.supernodes=7", "not a product of factor sizes"},
+      {hdn + "--set hdn.base=torus:2x3x6 --set hdn.supernodes=6", "ambiguous"},
+      {hdn + "--set hdn.levels=-1", "hdn.levels"},
+      {hdn + "--set hdn.base=", "hdn.base"},
+      {hdn + "--set 'hdn.base=\"\"'", "hdn.base"},
+      {hdn + "--set hdn.base=torus:2xx3", "hdn.base"},
+      {hdn + "--set hdn.base=cube:3", "hdn.base"},
+      {hdn + "--set hdn.levels=2 --set hdn.supernodes=1,1", "build limit"},
+      {"run " + te + "--set workload.algorithm=hdn", "needs platform hdn"},
+      {"run " + te + "--set workload.algorithm=dimension_exchange", "needs a torus"},
+      {hdn + te + "--set workload.algorithm=dimension_exchange", "workload.algorithm"},
+      {"run " + te + "--set workload.algorithm=ring", "workload.algorithm"},
+  };
+  require_refused(cases);
+}
+
 TEST_CASE("cli: firmware workloads run and verify their data", "[cli]") {
   const std::string out = temp_path("fw.json");
   for (const char* kind : {"ping_pong", "all_pairs"}) {
@@ -185,10 +243,7 @@ TEST_CASE("cli: bad input is refused with exit 2, naming key and value", "[cli]"
   write_file(odd_size, "twelve bytes");  // not a whole number of doubles
   const std::string unknown = temp_path("unknown.yaml");
   write_file(unknown, "topology:\n  kind: mesh\n  colour: blue\n");
-  struct Case {
-    std::string args, must_mention;
-  };
-  const std::vector<Case> cases = {
+  const std::vector<RefusedCase> cases = {
       {"run --set router.vcs=0", "router.vcs"},
       {"run --set router.buffer_flits=-2", "router.buffer_flits"},
       {"run --set traffic.injection_rate=1.5", "traffic.injection_rate"},
@@ -217,16 +272,7 @@ TEST_CASE("cli: bad input is refused with exit 2, naming key and value", "[cli]"
        "--set topology.nodes=15 --set routing.algorithm=updown", "topology.degree"},
       {"run --set topology.kind=random --set routing.algorithm=updown", "platform"},
   };
-  for (const Case& c : cases) {
-    INFO(c.args);
-    const std::string out = temp_path("must_not_exist.json");
-    std::remove(out.c_str());
-    Result r = run_collnoc(c.args + " --out " + out);
-    INFO(r.output);
-    CHECK(r.status == 2);
-    CHECK(r.output.find(c.must_mention) != std::string::npos);
-    CHECK_FALSE(std::ifstream(out).good());  // no partial output
-  }
+  require_refused(cases);
 }
 
 TEST_CASE("cli: list, dump-config and sweep", "[cli]") {
@@ -308,7 +354,11 @@ TEST_CASE("cli: every configuration key and result key is documented", "[cli]") 
     CHECK(config_doc.find("`" + key + "`") != std::string::npos);
   }
   // Every scalar result key of a synthetic and of a firmware run.
-  for (const char* extra : {"", "--set workload.kind=ping_pong"}) {
+  for (const char* extra :
+       {"", "--set workload.kind=ping_pong",
+        "--set platform=hdn --set topology.kind=hdn --set hdn.base=hypercube:2 "
+        "--set routing.algorithm=hdn --set router.vcs=2 --set workload.kind=collective "
+        "--set workload.collective=total_exchange"}) {
     const std::string out = temp_path("documented.json");
     REQUIRE(run_collnoc(std::string("run --set topology.k=4 --set sim.measure_cycles=300 --quiet ") +
                     extra + " --out " + out).status == 0);
