@@ -23,7 +23,8 @@ FirmwareParams named(FirmwareParams p) {
   return p;
 }
 
-constexpr std::uint32_t kItemBits = 16;  // coded-packet tag: tile << 16 | index in the chain
+constexpr std::uint32_t kItemBits = 16;
+constexpr std::uint8_t kDecoded = 30;  // a decoding result from this core's own XOR engine  // coded-packet tag: tile << 16 | index in the chain
 
 class AllToAllBroadcast : public CollectiveFirmware {
  public:
@@ -97,8 +98,12 @@ class AllToAllBroadcast::Node {
     progress();
     while (held_ < plan_.sources().size() || received_ < fw_.expected_[me_]) {
       Message m = ml_.recv_any();
-      ++received_;
-      handle(m);
+      if (m.kind == kDecoded) {
+        give(m.tag, std::move(m.words));
+      } else {
+        ++received_;
+        handle(m);
+      }
       progress();
     }
     for (NodeId s : plan_.sources())
@@ -108,9 +113,8 @@ class AllToAllBroadcast::Node {
 
  private:
   struct Chain {
-    std::vector<Words> items;
+    std::vector<Words> items;  // c_j = d_j ^ d_j+1 of the tile's sources; empty = not here yet
     unsigned count = 0;
-    bool decoded = false;
   };
   const AllToAllPlan::Level& level(std::uint8_t off) const {
     return off ? *inner_ : plan_.outer();
@@ -284,24 +288,27 @@ class AllToAllBroadcast::Node {
     }
   }
 
-  // From one plain datum of a tile and its chain d_j ^ d_j+1, every datum of the tile.
+  // A datum follows from a coded packet c_j = d_j ^ d_j+1 and either neighbour, so decoding
+  // starts as soon as one plain datum and one coded packet of a tile meet, and walks the chain
+  // as packets arrive. The engine's results come back as messages (kDecoded, tag = whose
+  // datum), so the core goes on receiving and forwarding meanwhile.
   void decode(const AllToAllPlan::Level& l, std::uint8_t off) {
     for (auto& [key, c] : chains_) {
-      if (key.first != off || c.decoded || c.count != c.items.size()) continue;
+      if (key.first != off || c.count == 0) continue;
       const std::vector<NodeId> src = plan_.tile_sources(l, key.second);
-      const auto known = std::find_if(src.begin(), src.end(), [&](NodeId s) { return have(s); });
-      if (known == src.end()) continue;
-      c.decoded = true;
-      const std::size_t k = static_cast<std::size_t>(known - src.begin());
-      for (std::size_t j = k; j + 1 < src.size(); ++j)  // upwards: d_j+1 = c_j ^ d_j
-        if (!have(src[j + 1])) xor_into(src[j + 1], c.items[j], data_[src[j]]);
-      for (std::size_t j = k; j > 0; --j)  // downwards: d_j-1 = c_j-1 ^ d_j
-        if (!have(src[j - 1])) xor_into(src[j - 1], c.items[j - 1], data_[src[j]]);
+      for (std::size_t j = 0; j + 1 < src.size(); ++j) {
+        if (c.items[j].empty() || have(src[j]) == have(src[j + 1])) continue;
+        const bool up = have(src[j]);
+        const NodeId target = up ? src[j + 1] : src[j];
+        if (decoding_[target]) continue;
+        decoding_[target] = true;
+        SendOptions opt;
+        opt.kind = kDecoded;
+        opt.tag = target;
+        ml_.xor_words(c.items[j], data_[up ? src[j] : src[j + 1]], opt);
+        ++fw_.xor_decodes_;
+      }
     }
-  }
-  void xor_into(NodeId dst, const Words& coded, const Words& plain) {
-    give(dst, ml_.xor_words(coded, plain));
-    ++fw_.xor_decodes_;
   }
 
   AllToAllBroadcast& fw_;
@@ -310,6 +317,7 @@ class AllToAllBroadcast::Node {
   NodeId me_;
   std::optional<AllToAllPlan::Level> inner_;
   std::vector<Words> data_;  // by source; empty = not held yet
+  std::vector<bool> decoding_ = std::vector<bool>(plan_.nodes(), false);  // in the XOR engine
   std::size_t held_ = 0;
   std::uint64_t received_ = 0;
   std::map<std::pair<std::uint8_t, unsigned>, Chain> chains_;  // (level, tile)

@@ -75,28 +75,27 @@ void Core::send_coded(const std::vector<NodeId>& dsts, const Words& a, const Wor
                       const SendOptions& opt) {
   for (NodeId d : dsts)
     if (d >= cores_) SC_REPORT_ERROR("collnoc/core", "send to a rank that does not exist");
+  cmd_.destinations = &dsts;
+  xor_command(kXorSendAddress, a, b, opt);
+  cmd_.destinations = nullptr;
+  sent_ += dsts.size();
+}
+
+// A packet pair for the NI's XOR engine: a then b in one payload.
+void Core::xor_command(std::uint64_t address, const Words& a, const Words& b,
+                       const SendOptions& opt) {
   if (a.size() != b.size() || a.empty())
     SC_REPORT_ERROR("collnoc/core", "XOR of packets that are empty or of unequal length");
   pair_ = a;
   pair_.insert(pair_.end(), b.begin(), b.end());
-  cmd_.destinations = &dsts;
+  cmd_.pair_words = static_cast<std::uint32_t>(a.size());
   cmd_.received = nullptr;
-  command(tlm::TLM_WRITE_COMMAND, kXorSendAddress, &pair_, opt);
-  cmd_.destinations = nullptr;
-  sent_ += dsts.size();
+  command(tlm::TLM_WRITE_COMMAND, address, &pair_, opt);
   if (offset_ >= clock_.delay(params_.quantum_cycles)) sync();
 }
 
-Words Core::xor_words(const Words& a, const Words& b) {
-  if (a.size() != b.size() || a.empty())
-    SC_REPORT_ERROR("collnoc/core", "XOR of packets that are empty or of unequal length");
-  pair_ = a;
-  pair_.insert(pair_.end(), b.begin(), b.end());
-  Words out;
-  cmd_.received = &out;
-  command(tlm::TLM_READ_COMMAND, kXorAddress, &pair_, SendOptions{});
-  if (offset_ >= clock_.delay(params_.quantum_cycles)) sync();
-  return out;
+void Core::xor_words(const Words& a, const Words& b, const SendOptions& opt) {
+  xor_command(kXorAddress, a, b, opt);
 }
 
 Words Core::recv(NodeId src) { return receive(src).words; }
@@ -113,7 +112,8 @@ Message Core::receive(NodeId src) {
     cmd_.received = &m.words;
     command(tlm::TLM_READ_COMMAND, kRecvAddress, nullptr, SendOptions{});
     if (cmd_.found) break;
-    wait(*cmd_.arrival);
+    if (cmd_.next_available == kNever) wait(*cmd_.arrival);
+    else wait(clock_.delay(cmd_.next_available - clock_.now()), *cmd_.arrival);
   }
   receiving_ = false;
   ++received_;

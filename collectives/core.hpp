@@ -37,7 +37,7 @@ class Core : public sc_core::sc_module, public MessageLayer {
   Message recv_any() override;
   void send_coded(const std::vector<NodeId>& dsts, const Words& a, const Words& b,
                   const SendOptions& opt = {}) override;
-  Words xor_words(const Words& a, const Words& b) override;
+  void xor_words(const Words& a, const Words& b, const SendOptions& opt) override;
   void compute(Cycle cycles) override;
   Cycle now() const override;
 
@@ -58,6 +58,7 @@ class Core : public sc_core::sc_module, public MessageLayer {
   void command(tlm::tlm_command c, std::uint64_t address, const Words* data,
                const SendOptions& opt);
   Message receive(NodeId src);
+  void xor_command(std::uint64_t address, const Words& a, const Words& b, const SendOptions& opt);
   Clock& clock_;
   NodeId rank_;
   unsigned cores_;

@@ -44,8 +44,10 @@ class MessageLayer {
   // sends the coded packet to each of `dsts`; returns once the NI has the pair.
   virtual void send_coded(const std::vector<NodeId>& dsts, const Words& a, const Words& b,
                           const SendOptions& opt = {}) = 0;
-  // Decoding: a xor b through the NI's XOR engine; the core waits for the result.
-  virtual Words xor_words(const Words& a, const Words& b) = 0;
+  // Decoding: a xor b (equal lengths) through the NI's XOR engine, pipelined (one pair per
+  // cycle). Returns once the NI has the pair; the result arrives later as a message from this
+  // core's own rank with opt.kind and opt.tag (recv_any, or recv(rank())).
+  virtual void xor_words(const Words& a, const Words& b, const SendOptions& opt) = 0;
   // Send to `peer` and receive from it.
   virtual Words exchange(NodeId peer, const Words& data, const SendOptions& opt = {}) {
     send(peer, data, opt);

@@ -142,18 +142,27 @@ void NetworkInterface::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay)
   }
   // The engine is this NI's own and only its core feeds it, in the core's time order, so when
   // a pair is coded depends on nothing else: it is computed here, ahead, like a send.
-  if ((gp.get_address() == kXorSendAddress && gp.is_write()) ||
-      (gp.get_address() == kXorAddress && gp.is_read())) {
-    if (words == 0 || words % 2) {
+  if (gp.is_write() && (gp.get_address() == kXorSendAddress || gp.get_address() == kXorAddress)) {
+    const std::size_t n = cmd->pair_words;
+    if (n == 0 || words != 2 * n) {
       gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
       return;
     }
     std::vector<std::uint32_t> coded;
-    const Cycle ready = code(data, words / 2, issue + params_.send_overhead_cycles, coded);
-    if (gp.get_address() == kXorAddress) {  // decoding: the core waits for the result
-      if (cmd->received) *cmd->received = std::move(coded);
-      delay += clock().delay(ready - issue + params_.recv_overhead_cycles);
+    if (gp.get_address() == kXorAddress) {
+      // Decoding: each result comes back to the core like a message from itself, so the core
+      // goes on receiving while the engine works.
+      const Cycle ready = code(data, n, issue + params_.send_overhead_cycles, coded);
+      RxMessage r;
+      r.words = std::move(coded);
+      r.kind = cmd->kind;
+      r.tag = cmd->tag;
+      r.sent = issue;
+      delivery_queue_.push_back(Delivered{id_, ready + 1, std::move(r)});
+      delivered_.notify(clock().delay(ready + 1 - clock().now()));
+      delay += clock().delay(params_.send_overhead_cycles);
     } else {
+      const Cycle ready = code(data, n, issue + params_.send_overhead_cycles, coded);
       const std::vector<NodeId> one{cmd->peer};
       for (NodeId dst : cmd->destinations ? *cmd->destinations : one) {
         TxMessage m = message_for(dst, *cmd, issue, coded);
@@ -168,8 +177,12 @@ void NetworkInterface::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay)
   }
   if (gp.is_read() && gp.get_address() == kRecvAddress) {
     cmd->found = false;
+    cmd->next_available = kNever;
     for (auto it = delivery_queue_.begin(); it != delivery_queue_.end(); ++it) {
-      if (it->available > issue) continue;  // still being decompressed
+      if (it->available > issue) {  // still being decompressed, or decoded
+        cmd->next_available = std::min(cmd->next_available, it->available);
+        continue;
+      }
       if (cmd->peer != kAnySource && it->src != cmd->peer) continue;
       cmd->found = true;
       cmd->source = it->src;

@@ -9,8 +9,11 @@
 //   write to kXorSendAddress: the words are two equal-length packets a then b; the NI's XOR
 //     engine codes a xor b and the NI queues the result for `peer`, or for every node of
 //     `destinations` when that is set (coded once, sent to each).
-//   write to kXorAddress: the same pair, coded for the core: the result is copied to `received`
-//     (decoding at a node). The core waits for the engine.
+//   write to kXorAddress: the same pair, XORed for the core (decoding at a node): the result
+//     comes back as a message from the core's own node with `kind` and `tag`, one cycle after
+//     the engine has it (the delivery register).
+// A receive that finds nothing also says when the next queued message becomes available
+// (`next_available`): events notified for a later time give way to earlier ones.
 // The annotated delay is the core's local time offset (temporal decoupling); the NI adds its
 // interface latency to it.
 #pragma once
@@ -36,6 +39,7 @@ struct NiCommand : tlm::tlm_extension<NiCommand> {
   std::uint8_t element_type = 0;   // send: what the words hold (ElementType; 0 = raw)
   std::uint32_t tag = 0;           // send: carried to the receiver (what the message is)
   const std::vector<NodeId>* destinations = nullptr;  // coded send: several destinations
+  std::uint32_t pair_words = 0;    // XOR commands: words of a (and of b)
   // recv results
   bool found = false;
   NodeId source = 0;
@@ -46,6 +50,7 @@ struct NiCommand : tlm::tlm_extension<NiCommand> {
   Cycle received_arrival_cycle = 0; // the cycle it was available at this NI
   std::vector<std::uint32_t>* received = nullptr;  // where the NI copies the message words
   const sc_core::sc_event* arrival = nullptr;
+  Cycle next_available = kNever;
 
   tlm::tlm_extension_base* clone() const override { return new NiCommand(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {

@@ -225,9 +225,12 @@ class FaultyMailboxes {
     }
     void send_coded(const std::vector<NodeId>& dsts, const Words& a, const Words& b,
                     const SendOptions& opt) override {
-      for (NodeId d : dsts) send(d, xor_words(a, b), opt);
+      for (NodeId d : dsts) send(d, exclusive_or(a, b), opt);
     }
-    Words xor_words(const Words& a, const Words& b) override {
+    void xor_words(const Words& a, const Words& b, const SendOptions& opt) override {
+      send(rank_, exclusive_or(a, b), opt);
+    }
+    static Words exclusive_or(const Words& a, const Words& b) {
       Words w(a.size());
       for (std::size_t i = 0; i < a.size(); ++i) w[i] = a[i] ^ b[i];
       return w;

@@ -1,0 +1,316 @@
+#!/usr/bin/python3
+"""Network-coding study (issue 3, SPEC 3.2): all-to-all broadcast, plain against hierarchical
+network coding (and message combining), analytically and simulated.
+
+  configs/network_coding/run_study.py [--only PART,...] [--quick] [--out DIR] [--collnoc PATH]
+                                      [--jobs N]
+
+Parts (each writes DIR/PART.csv and DIR/PART.png; DIR defaults to build/nc_study/):
+  size_analytic   aggregate hops vs network size, k = 2..256, tree and all-at-once bases, the
+                  best group shape of each size (collnoc analyze nc --group best)
+  group_size      16x16 mesh, every group shape: analytic hops and simulated execution time
+  sim_size        simulated execution and completion time vs k = 4, 8, 16, 32, both bases
+  packet_length   1, 2, 4, 8, 16-flit packets (16x16, 4x4 groups)
+  xor_latency     XOR latency 0..35 cycles (16x16, 4x4 groups)
+  torus           torus vs mesh, k = 8 and 16
+  sources         many-to-all, 2..256 sources (16x16, 4x4 groups)
+  recursive       recursive vs one-level hierarchical coding (16x16)
+  combining       network coding vs message combining, k = 4, 8, 16
+Every simulated point is `collnoc run configs/network_coding/mesh8x8.yaml --set ...` (the
+study's defaults: DOR, 4 VCs, one per step, 3-cycle hop, VCT, 1-flit packets, XOR latency 1).
+--quick drops the 32x32 runs and thins the sweeps (a smoke run of about a minute).
+Exit status: 0 ok, 1 a run failed, 2 bad usage or missing collnoc / matplotlib.
+"""
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+CONFIG = os.path.join(HERE, "mesh8x8.yaml")
+
+
+def analyze(collnoc, **opts):
+    args = [collnoc, "analyze", "nc", "--json"]
+    for k, v in opts.items():
+        args += ["--" + k, str(v)]
+    res = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         universal_newlines=True)
+    if res.returncode != 0:
+        raise RuntimeError("exit %d: %s\n%s" % (res.returncode, " ".join(args), res.stderr))
+    return json.loads(res.stdout)
+
+
+def simulate(collnoc, sets):
+    """One run; returns its results JSON (collective.* and sim.*)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "r.json")
+        args = [collnoc, "run", "-q", CONFIG, "--out", out]
+        for k, v in sets.items():
+            args += ["--set", "%s=%s" % (k, v)]
+        env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+        res = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             universal_newlines=True, env=env)
+        if res.returncode != 0:
+            raise RuntimeError("exit %d: %s\n%s" % (res.returncode, " ".join(args), res.stdout))
+        with open(out) as f:
+            r = json.load(f)
+    if not r["collective"]["data_verified"]:
+        raise RuntimeError("data not verified: " + " ".join(args))
+    return r
+
+
+def sim_row(r):
+    c = r["collective"]
+    return {"execution_cycles": c["execution_cycles"], "completion_cycles": c["completion_cycles"],
+            "unicasts": c["unicasts"], "aggregate_hops": c["aggregate_hops"],
+            "xor_operations": c["xor_operations"],
+            "mean_latency_cycles": round(c["mean_latency_cycles"], 2),
+            "wall_seconds": round(r["sim"]["wall_seconds"], 2)}
+
+
+def run_points(args, points):
+    """points: list of (row-prefix dict, --set dict); runs them in parallel, in order."""
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        results = list(pool.map(lambda p: simulate(args.collnoc, p[1]), points))
+    return [dict(prefix, **sim_row(r)) for (prefix, _), r in zip(points, results)]
+
+
+def mesh(k):
+    return {"topology.kind": "mesh", "topology.k": k}
+
+
+def write_csv(path, rows):
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+        w.writeheader()
+        w.writerows(rows)
+
+
+def plot(path, title, panels):
+    """panels: list of (xlabel, ylabel, logx, logy, [(label, xs, ys, style)])."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 4.5), squeeze=False)
+    for ax, (xlabel, ylabel, logx, logy, series) in zip(axes[0], panels):
+        for label, xs, ys, style in series:
+            ax.plot(xs, ys, style, label=label)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        if logx:
+            ax.set_xscale("log", base=2)
+        if logy:
+            ax.set_yscale("log")
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def part_size_analytic(args):
+    ks = [2, 4, 8, 16, 32, 64] if args.quick else \
+        [2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256]
+    rows = []
+    for k in ks:
+        for base in ("tree", "all_at_once"):
+            j = analyze(args.collnoc, k=k, base=base, group="best")
+            rows.append({"k": k, "nodes": j["nodes"], "base": base,
+                         "plain_hops": j["plain"]["aggregate_hops"],
+                         "coded_hops": j["coded"]["aggregate_hops"],
+                         "combining_hops": j["combining"]["aggregate_hops"],
+                         "unicasts": j["plain"]["unicasts"], "best_group": j["group_shape"],
+                         "reduction": round(j["reduction"], 4)})
+    series_h, series_r = [], []
+    for base, style in (("tree", "-"), ("all_at_once", "--")):
+        rs = [r for r in rows if r["base"] == base]
+        n = [r["nodes"] for r in rs]
+        series_h += [("plain, " + base, n, [r["plain_hops"] for r in rs], "o" + style),
+                     ("coded (best group), " + base, n, [r["coded_hops"] for r in rs], "s" + style)]
+        series_r.append((base, n, [r["reduction"] for r in rs], "o" + style))
+    return rows, ("aggregate hops of all-to-all broadcast, k-ary 2-mesh (analytic)",
+                  [("nodes N = k^2", "aggregate unicast hops", True, True, series_h),
+                   ("nodes N = k^2", "reduction 1 - coded/plain", True, False, series_r)])
+
+
+def part_group_size(args):
+    groups = ["2x1", "2x2", "4x2", "4x4", "8x4", "8x8", "16x8"] if args.quick else \
+        [g for g in ("2x1", "1x2", "2x2", "4x1", "4x2", "2x4", "8x1", "4x4", "8x2", "16x1",
+                     "8x4", "4x8", "16x2", "8x8", "16x4", "16x8", "8x16")]
+    rows, points = [], []
+    for base in ("tree", "all_at_once"):
+        plain = analyze(args.collnoc, k=16, base=base, group="2x2")["plain"]["aggregate_hops"]
+        for g in groups:
+            j = analyze(args.collnoc, k=16, base=base, group=g)
+            points.append(({"base": base, "group": g, "group_size": j["group_size"],
+                            "analytic_coded_hops": j["coded"]["aggregate_hops"],
+                            "analytic_plain_hops": plain},
+                           dict(mesh(16), **{"workload.base": base, "workload.group": g})))
+    rows = run_points(args, points)
+    panels = []
+    for key, label in (("analytic_coded_hops", "aggregate hops (analytic)"),
+                       ("execution_cycles", "execution time, cycles (simulated)")):
+        series = []
+        for base, style in (("tree", "o-"), ("all_at_once", "s--")):
+            rs = sorted((r for r in rows if r["base"] == base), key=lambda r: r["group_size"])
+            series.append((base, [r["group_size"] for r in rs], [r[key] for r in rs], style))
+        panels.append(("group size M (nodes)", label, True, False, series))
+    return rows, ("16x16 mesh, hierarchical network coding: group size", panels)
+
+
+def compare_schemes(args, variants, xs, xname, sets_of, title, xlabel, logx=False):
+    """Simulates every (variant, x); variants: list of (label, --set dict)."""
+    points = [({"series": label, xname: x}, dict(sets_of(x), **extra))
+              for label, extra in variants for x in xs]
+    rows = run_points(args, points)
+    panels = []
+    for key, ylabel in (("execution_cycles", "execution time (sum of step maxima), cycles"),
+                        ("completion_cycles", "completion time, cycles")):
+        panels.append((xlabel, ylabel, logx, False,
+                       [(label, xs, [r[key] for r in rows if r["series"] == label], "o-")
+                        for label, _ in variants]))
+    return rows, (title, panels)
+
+
+PLAIN_CODED = [("plain, tree", {"workload.scheme": "plain", "workload.base": "tree"}),
+               ("coded, tree", {"workload.base": "tree"}),
+               ("plain, all_at_once", {"workload.scheme": "plain", "workload.base": "all_at_once"}),
+               ("coded, all_at_once", {"workload.base": "all_at_once"})]
+
+
+def part_sim_size(args):
+    ks = [4, 8, 16] if args.quick else [4, 8, 16, 32]
+    group = {4: "2x2", 8: "4x2", 16: "4x4", 32: "8x4"}
+    return compare_schemes(args, PLAIN_CODED, ks, "k",
+                           lambda k: dict(mesh(k), **{"workload.group": group[k]}),
+                           "all-to-all broadcast on k x k meshes (simulated)", "k", True)
+
+
+def part_packet_length(args):
+    flits = [1, 4, 16] if args.quick else [1, 2, 4, 8, 16]
+    return compare_schemes(
+        args, PLAIN_CODED[:2], flits, "packet_flits",
+        lambda f: dict(mesh(16), **{"workload.group": "4x4", "traffic.packet_flits": f,
+                                    "ni.max_packet_flits": 16, "router.buffer_flits": 16}),
+        "16x16 mesh, 4x4 groups: packet length", "packet length, flits", True)
+
+
+def part_xor_latency(args):
+    lat = [0, 5, 35] if args.quick else [0, 1, 2, 5, 10, 15, 20, 25, 30, 35]
+    return compare_schemes(
+        args, PLAIN_CODED[:2], lat, "xor_latency_cycles",
+        lambda l: dict(mesh(16), **{"workload.group": "4x4", "nc.xor_latency_cycles": l}),
+        "16x16 mesh, 4x4 groups: XOR latency", "XOR latency, cycles")
+
+
+def part_torus(args):
+    variants = [(t + ", " + s, dict({"topology.kind": t, "workload.scheme": sch},
+                                    **({"router.vcs": 8} if t == "torus" else {})))
+                for t in ("mesh", "torus")
+                for s, sch in (("plain", "plain"), ("coded", "hierarchical_nc"))]
+    return compare_schemes(args, variants, [8, 16], "k",
+                           lambda k: {"topology.k": k, "workload.group": "4x4"},
+                           "torus (8 VCs: two dateline VCs per step) vs mesh, tree base, 4x4 groups", "k", True)
+
+
+def part_sources(args):
+    ss = [2, 16, 256] if args.quick else [2, 4, 8, 16, 32, 64, 128, 256]
+    rows, title_panels = compare_schemes(
+        args, PLAIN_CODED[:2], ss, "sources",
+        lambda s: dict(mesh(16), **{"workload.group": "4x4", "workload.sources": s}),
+        "16x16 mesh, 4x4 groups: many-to-all", "sources S", True)
+    for r in rows:
+        j = analyze(args.collnoc, k=16, base="tree", group="4x4", sources=r["sources"])
+        r["analytic_hops"] = j["coded" if r["series"].startswith("coded") else "plain"]["aggregate_hops"]
+    return rows, title_panels
+
+
+def part_recursive(args):
+    variants = [("plain", {"workload.scheme": "plain"}),
+                ("coded 8x8", {"workload.group": "8x8"}),
+                ("recursive 8x8 / 4x4", {"workload.group": "8x8", "workload.variant": "recursive",
+                                          "workload.subgroup": "4x4"}),
+                ("coded 4x4", {"workload.group": "4x4"}),
+                ("recursive 4x4 / 2x2", {"workload.group": "4x4", "workload.variant": "recursive",
+                                          "workload.subgroup": "2x2"})]
+    points = [({"series": label, "base": base}, dict(mesh(16), **extra, **{"workload.base": base}))
+              for label, extra in variants for base in ("tree", "all_at_once")]
+    rows = run_points(args, points)
+    labels = [label for label, _ in variants]
+    panels = []
+    for key, ylabel in (("aggregate_hops", "aggregate hops"), ("execution_cycles", "execution, cycles")):
+        panels.append(("scheme (index)", ylabel, False, False,
+                       [(base, list(range(len(labels))),
+                         [next(r[key] for r in rows if r["series"] == l and r["base"] == base)
+                          for l in labels], "o-") for base in ("tree", "all_at_once")]))
+    return rows, ("16x16 mesh: recursive coding; x = " + ", ".join(
+        "%d %s" % (i, l) for i, l in enumerate(labels)), panels)
+
+
+def part_combining(args):
+    variants = [("plain", {"workload.scheme": "plain"}),
+                ("coded", {"workload.scheme": "hierarchical_nc"}),
+                ("combining", {"workload.scheme": "combining"})]
+    group = {4: "2x2", 8: "4x2", 16: "4x4"}
+    rows, (title, panels) = compare_schemes(
+        args, variants, [4, 8, 16], "k",
+        lambda k: dict(mesh(k), **{"workload.group": group[k], "ni.max_packet_flits": 16,
+                                   "router.buffer_flits": 16}),
+        "network coding vs message combining (tree base)", "k", True)
+    panels.append(("k", "aggregate hops", True, True,
+                   [(label, [4, 8, 16], [r["aggregate_hops"] for r in rows if r["series"] == label],
+                     "o-") for label, _ in variants]))
+    return rows, (title, panels)
+
+
+PARTS = {"size_analytic": part_size_analytic, "group_size": part_group_size,
+         "sim_size": part_sim_size, "packet_length": part_packet_length,
+         "xor_latency": part_xor_latency, "torus": part_torus, "sources": part_sources,
+         "recursive": part_recursive, "combining": part_combining}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[1])
+    ap.add_argument("--only", default="", help="comma-separated parts: " + ", ".join(PARTS))
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--out", default=os.path.join(ROOT, "build", "nc_study"))
+    ap.add_argument("--collnoc", default=os.path.join(ROOT, "build", "collnoc"))
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args()
+    parts = [p for p in args.only.split(",") if p] or list(PARTS)
+    for p in parts:
+        if p not in PARTS:
+            print("run_study.py: --only %s: not a part; one of: %s" % (p, ", ".join(PARTS)),
+                  file=sys.stderr)
+            return 2
+    if not os.access(args.collnoc, os.X_OK):
+        print("run_study.py: %s: no collnoc program (build it: make)" % args.collnoc, file=sys.stderr)
+        return 2
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        print("run_study.py: needs matplotlib (apt-get install python3-matplotlib)", file=sys.stderr)
+        return 2
+    os.makedirs(args.out, exist_ok=True)
+    for p in parts:
+        try:
+            rows, (title, panels) = PARTS[p](args)
+        except RuntimeError as e:
+            print("run_study.py: %s: %s" % (p, e), file=sys.stderr)
+            return 1
+        write_csv(os.path.join(args.out, p + ".csv"), rows)
+        plot(os.path.join(args.out, p + ".png"), title, panels)
+        print("%s: %d rows -> %s.csv, %s.png" % (p, len(rows), os.path.join(args.out, p),
+                                                  os.path.join(args.out, p)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
