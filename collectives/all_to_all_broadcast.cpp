@@ -113,8 +113,9 @@ class AllToAllBroadcast::Node {
 
  private:
   struct Chain {
-    std::vector<Words> items;  // c_j = d_j ^ d_j+1 of the tile's sources; empty = not here yet
-    unsigned count = 0;
+    std::vector<NodeId> src;   // the tile's sources, in chain order
+    std::vector<Words> items;  // c_j = d_j ^ d_j+1; empty = not here yet
+    bool dirty = false;        // on dirty_
   };
   const AllToAllPlan::Level& level(std::uint8_t off) const {
     return off ? *inner_ : plan_.outer();
@@ -132,6 +133,9 @@ class AllToAllBroadcast::Node {
   void give(NodeId src, Words w) {
     if (!have(src)) ++held_;
     data_[src] = std::move(w);
+    const auto it = chains_with_.find(src);
+    if (it != chains_with_.end())
+      for (Chain* c : it->second) mark(*c);
   }
   bool have(NodeId src) const { return !data_[src].empty(); }
 
@@ -236,9 +240,18 @@ class AllToAllBroadcast::Node {
       return;
     }
     Chain& c = chains_[{off, tile}];
-    if (c.items.empty()) c.items.resize(src.size() - 1);
-    if (c.items[item].empty()) ++c.count;
+    if (c.items.empty()) {
+      c.src = src;
+      c.items.resize(src.size() - 1);
+      for (NodeId s : src) chains_with_[s].push_back(&c);
+    }
     c.items[item] = w;
+    mark(c);
+  }
+  // Chains where something arrived since decode() last looked.
+  void mark(Chain& c) {
+    if (!c.dirty) dirty_.push_back(&c);
+    c.dirty = true;
   }
 
   // Codes (or combines) once this core's tile is complete; decodes every tile it can.
@@ -252,14 +265,15 @@ class AllToAllBroadcast::Node {
       const bool every_node = plan_.variant() == A2aVariant::every_node && off == 0;
       const bool coder = every_node || plan_.intermediate(l, my) == me_;
       if (coder && !coded_[off ? 1 : 0]) {
-        const std::vector<NodeId> src = plan_.tile_sources(l, my);
+        std::vector<NodeId>& src = my_sources_[off ? 1 : 0];
+        if (src.empty()) src = plan_.tile_sources(l, my);
         if (std::all_of(src.begin(), src.end(), [&](NodeId s) { return have(s); })) {
           coded_[off ? 1 : 0] = true;
           code(l, off, my, src, every_node);
         }
       }
-      if (plan_.scheme() == A2aScheme::hierarchical_nc) decode(l, off);
     }
+    if (plan_.scheme() == A2aScheme::hierarchical_nc) decode();
   }
 
   void code(const AllToAllPlan::Level& l, std::uint8_t off, unsigned my,
@@ -292,10 +306,13 @@ class AllToAllBroadcast::Node {
   // starts as soon as one plain datum and one coded packet of a tile meet, and walks the chain
   // as packets arrive. The engine's results come back as messages (kDecoded, tag = whose
   // datum), so the core goes on receiving and forwarding meanwhile.
-  void decode(const AllToAllPlan::Level& l, std::uint8_t off) {
-    for (auto& [key, c] : chains_) {
-      if (key.first != off || c.count == 0) continue;
-      const std::vector<NodeId> src = plan_.tile_sources(l, key.second);
+  void decode() {
+    std::vector<Chain*> chains;
+    chains.swap(dirty_);
+    for (Chain* cp : chains) {
+      Chain& c = *cp;
+      c.dirty = false;
+      const std::vector<NodeId>& src = c.src;
       for (std::size_t j = 0; j + 1 < src.size(); ++j) {
         if (c.items[j].empty() || have(src[j]) == have(src[j + 1])) continue;
         const bool up = have(src[j]);
@@ -321,7 +338,10 @@ class AllToAllBroadcast::Node {
   std::size_t held_ = 0;
   std::uint64_t received_ = 0;
   std::map<std::pair<std::uint8_t, unsigned>, Chain> chains_;  // (level, tile)
+  std::map<NodeId, std::vector<Chain*>> chains_with_;           // the chains a source is in
+  std::vector<Chain*> dirty_;
   bool coded_[2] = {false, false};
+  std::vector<NodeId> my_sources_[2];  // of my tile, per level (cached)
 };
 
 void AllToAllBroadcast::body(MessageLayer& ml) { Node(*this, ml).run(); }

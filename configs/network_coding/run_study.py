@@ -156,11 +156,17 @@ def part_group_size(args):
     rows = run_points(args, points)
     panels = []
     for key, label in (("analytic_coded_hops", "aggregate hops (analytic)"),
-                       ("execution_cycles", "execution time, cycles (simulated)")):
+                       ("execution_cycles", "execution time, cycles (simulated)"),
+                       ("completion_cycles", "completion time, cycles (simulated)")):
         series = []
-        for base, style in (("tree", "o-"), ("all_at_once", "s--")):
-            rs = sorted((r for r in rows if r["base"] == base), key=lambda r: r["group_size"])
-            series.append((base, [r["group_size"] for r in rs], [r[key] for r in rs], style))
+        for base, color in (("tree", "C0"), ("all_at_once", "C1")):
+            rs = [r for r in rows if r["base"] == base]
+            sizes = sorted({r["group_size"] for r in rs})
+            series.append((base + ", every shape", [r["group_size"] for r in rs],
+                           [r[key] for r in rs], color + "."))
+            series.append((base + ", best shape of the size", sizes,
+                           [min(r[key] for r in rs if r["group_size"] == m) for m in sizes],
+                           color + "-"))
         panels.append(("group size M (nodes)", label, True, False, series))
     return rows, ("16x16 mesh, hierarchical network coding: group size", panels)
 
