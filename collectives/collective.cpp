@@ -3,10 +3,32 @@
 #include <algorithm>
 #include <sstream>
 
+#include "collectives/manycore_collectives.hpp"
+
 namespace collnoc {
 
 const std::vector<CollectiveEntry>& collective_algorithms() {
-  static const std::vector<CollectiveEntry> table = {};
+  namespace mc = manycore;
+  static const std::vector<CollectiveEntry> table = {
+      // 2-D mesh sub-grid (workload.grid); docs/manycore.md
+      {"alltoall", "nocmsg", "pattern rounds on disjoint links, a barrier after each",
+       mc::nocmsg_alltoall},
+      {"alltoall", "pairwise", "N-1 stages: send to rank+s, receive from rank-s",
+       mc::pairwise_alltoall},
+      {"alltoallv", "nocmsg", "nocmsg alltoall with sizes per pair", mc::nocmsg_alltoallv},
+      {"alltoallv", "pairwise", "pairwise alltoall with sizes per pair", mc::pairwise_alltoallv},
+      {"barrier", "nocmsg", "tree of mesh links rooted at the grid centre", mc::nocmsg_barrier},
+      {"barrier", "central", "every rank reports to rank 0, which releases all",
+       mc::central_barrier},
+      {"broadcast", "binomial", "binomial tree from workload.root", mc::binomial_broadcast},
+      {"reduce", "nocmsg", "columns into the root's row, the row into the root",
+       mc::nocmsg_reduce},
+      {"reduce", "binomial", "binomial tree to workload.root", mc::binomial_reduce},
+      {"allreduce", "reduce_broadcast", "nocmsg reduce, then back down its tree",
+       mc::reduce_broadcast_allreduce},
+      {"allreduce", "recursive_doubling", "exchanges at distance 1, 2, 4, ...",
+       mc::recursive_doubling_allreduce},
+  };
   return table;
 }
 
@@ -41,9 +63,11 @@ CollectiveFirmware::CollectiveFirmware(const FirmwareParams& p, unsigned cores)
     : p_(p), cores_(cores), start_(cores, 0), finish_(cores, 0) {}
 
 void CollectiveFirmware::run(MessageLayer& ml) {
-  start_[ml.rank()] = ml.now();
+  const int rank = group_rank(ml.rank());
+  if (rank < 0) return;
+  start_[rank] = ml.now();
   body(ml);
-  finish_[ml.rank()] = ml.now();
+  finish_[rank] = ml.now();
 }
 
 Cycle CollectiveFirmware::execution_cycles() const {

@@ -25,7 +25,7 @@ std::vector<std::string> collective_names();
 // ParamError naming workload.collective or workload.algorithm otherwise.
 const CollectiveEntry& lookup_collective(const FirmwareParams& p);
 
-// Base of collective firmware. run() stamps this core's start and finish around body();
+// Base of collective firmware (`cores`: the size of its group). run() stamps this core's start and finish around body();
 // report() writes collective.name, .algorithm, .execution_cycles (first start to last finish),
 // .per_core_cycles, .messages_checked and .data_verified, then whatever report_more() adds.
 class CollectiveFirmware : public Firmware {
@@ -39,6 +39,9 @@ class CollectiveFirmware : public Firmware {
  protected:
   virtual void body(MessageLayer& ml) = 0;
   virtual void report_more(Report&) const {}
+  // This core's rank in the collective's group (0 .. cores-1), or -1 when it takes no part and
+  // idles (a sub-grid communicator). Default: every core, by its id.
+  virtual int group_rank(NodeId core) const { return static_cast<int>(core); }
   // Compares what arrived with what should have; the first mismatch is kept for failure().
   void check(const Words& got, const Words& want, const std::string& what);
   // Records a failure that is not a word mismatch (a wrong length, a missing datum).

@@ -20,6 +20,12 @@ struct FirmwareParams {
   // workload.kind = collective (collectives/collective.hpp)
   std::string collective;       // workload.collective
   std::string algorithm;        // workload.algorithm; empty: the collective's first algorithm
+  // collectives on a 2-D mesh (collectives/manycore_collectives.hpp)
+  std::string grid;                    // workload.grid: ranks' sub-grid "AxB"; empty: whole mesh
+  std::uint64_t message_bytes = 128;   // workload.message_bytes: per message (per rank pair)
+  unsigned root = 0;                   // workload.root: rank of broadcast / reduce
+  std::string reduce_op = "sum";       // workload.reduce_op: sum, max, min
+  std::string element_type = "int32";  // workload.element_type: int32, double
 };
 
 // One program object for the whole system; run() is called once per core, from that core's

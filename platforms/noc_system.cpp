@@ -78,7 +78,10 @@ void NocSystem::attach_firmware(Firmware& program) {
   check_whole_packets(params_, params_.ni.max_packet_flits, "ni.max_packet_flits");
   const unsigned n = static_cast<unsigned>(nis_.size());
   for (NodeId i = 0; i < n; ++i) {
-    cores_.push_back(std::make_unique<Core>(("core" + std::to_string(i)).c_str(), clock_, i, n,
+    // Cores are built after elaboration of this module, so at the top level: its name keeps
+    // them apart from another system's.
+    const std::string core = std::string(basename()) + "_core" + std::to_string(i);
+    cores_.push_back(std::make_unique<Core>(core.c_str(), clock_, i, n,
                                             program, params_.core));
     cores_.back()->socket.bind(nis_[i]->socket);
     cores_.back()->set_on_finish([this] {
