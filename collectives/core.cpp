@@ -1,12 +1,14 @@
 #include "collectives/core.hpp"
 
+#include "ni/static_network_port.hpp"
+
 namespace collnoc {
 
 using namespace sc_core;
 
 Core::Core(sc_module_name name, Clock& clock, NodeId rank, unsigned cores, Firmware& program,
            const CoreParams& params)
-    : sc_module(name), socket("socket"), clock_(clock), rank_(rank), cores_(cores),
+    : sc_module(name), socket("socket"), sn_socket("sn_socket"), clock_(clock), rank_(rank), cores_(cores),
       program_(program), params_(params), offset_(SC_ZERO_TIME) {
   SC_HAS_PROCESS(Core);
   SC_THREAD(thread);
@@ -27,11 +29,12 @@ void Core::sync() {
   }
 }
 
-void Core::transport() {
+void Core::transport(tlm_utils::simple_initiator_socket_optional<Core>* sn) {
   // The command rides on the payload only for the call: a payload deletes the extensions it
   // still holds when it is destroyed, and cmd_ is a member.
   gp_.set_extension(&cmd_);
-  socket->b_transport(gp_, offset_);
+  if (sn) (*sn)->b_transport(gp_, offset_);
+  else socket->b_transport(gp_, offset_);
   gp_.clear_extension(&cmd_);
 }
 
@@ -80,6 +83,46 @@ Words Core::recv(NodeId src) {
     wait(*cmd_.arrival);
   }
   waiting_for_ = kAnySource;
+  ++received_;
+  return out;
+}
+
+
+
+void Core::sn_write(std::uint64_t address, const Words& data) {
+  if (!has_static_network()) SC_REPORT_ERROR("collnoc/core", "this tile has no static network");
+  gp_.set_command(tlm::TLM_WRITE_COMMAND);
+  gp_.set_address(address);
+  gp_.set_data_ptr(reinterpret_cast<unsigned char*>(const_cast<std::uint32_t*>(data.data())));
+  gp_.set_data_length(static_cast<unsigned>(data.size() * 4));
+  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  transport(&sn_socket);
+  if (!gp_.is_response_ok()) SC_REPORT_ERROR("collnoc/core", "static network port refused a write");
+  if (offset_ >= clock_.delay(params_.quantum_cycles)) sync();
+}
+
+void Core::sn_configure(unsigned input, std::uint64_t outputs) {
+  sn_write(kSnConfigAddress, Words{input, static_cast<std::uint32_t>(outputs),
+                                   static_cast<std::uint32_t>(outputs >> 32)});
+}
+
+void Core::sn_send(const Words& data) { sn_write(kSnSendAddress, data); }
+
+Words Core::sn_recv(std::size_t words) {
+  if (!has_static_network()) SC_REPORT_ERROR("collnoc/core", "this tile has no static network");
+  Words out(words);
+  sync();
+  for (;;) {
+    gp_.set_command(tlm::TLM_READ_COMMAND);
+    gp_.set_address(kSnRecvAddress);
+    gp_.set_data_ptr(reinterpret_cast<unsigned char*>(out.data()));
+    gp_.set_data_length(static_cast<unsigned>(words * 4));
+    gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    transport(&sn_socket);
+    if (!gp_.is_response_ok()) SC_REPORT_ERROR("collnoc/core", "static network port refused a read");
+    if (cmd_.found) break;
+    wait(*cmd_.arrival);
+  }
   ++received_;
   return out;
 }

@@ -25,6 +25,8 @@ struct CoreParams {
 class Core : public sc_core::sc_module, public MessageLayer {
  public:
   tlm_utils::simple_initiator_socket<Core> socket;
+  // To the tile's static network port, on platforms that have one (tilepro).
+  tlm_utils::simple_initiator_socket_optional<Core> sn_socket;
 
   Core(sc_core::sc_module_name name, Clock& clock, NodeId rank, unsigned cores, Firmware& program,
        const CoreParams& params = {});
@@ -36,6 +38,10 @@ class Core : public sc_core::sc_module, public MessageLayer {
   Words recv(NodeId src) override;
   void compute(Cycle cycles) override;
   Cycle now() const override;
+  bool has_static_network() const override { return sn_socket.size() > 0; }
+  void sn_configure(unsigned input, std::uint64_t outputs) override;
+  void sn_send(const Words& data) override;
+  Words sn_recv(std::size_t words) override;
 
   bool finished() const { return finished_; }
   // Called once, when the firmware has returned on this core.
@@ -49,7 +55,9 @@ class Core : public sc_core::sc_module, public MessageLayer {
  private:
   void thread();
   void sync();
-  void transport();
+  void transport(tlm_utils::simple_initiator_socket_optional<Core>* sn = nullptr);
+  // A write of `data` to the static network port at `address`.
+  void sn_write(std::uint64_t address, const Words& data);
   Clock& clock_;
   NodeId rank_;
   unsigned cores_;

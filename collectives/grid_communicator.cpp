@@ -45,7 +45,7 @@ GridCommunicator::GridCommunicator(const Topology& topology, const std::string& 
 }
 
 NodeId GridCommunicator::core(unsigned rank) const {
-  return mesh_->endpoint_at(mesh_->router_at({x(rank), y(rank)}), 0);
+  return mesh_->endpoint_at(router(rank), 0);
 }
 
 int GridCommunicator::rank_of(NodeId core) const {

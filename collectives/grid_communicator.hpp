@@ -24,6 +24,8 @@ class GridCommunicator {
     return x >= 0 && y >= 0 && x < static_cast<int>(width_) && y < static_cast<int>(height_);
   }
   NodeId core(unsigned rank) const;
+  const KaryNCube& mesh() const { return *mesh_; }
+  RouterId router(unsigned rank) const { return mesh_->router_at({x(rank), y(rank)}); }
   int rank_of(NodeId core) const;  // -1: not in the sub-grid
 
  private:

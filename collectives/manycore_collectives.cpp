@@ -101,6 +101,49 @@ class MeshCollective : public CollectiveFirmware {
     check(count, Words{n_}, "barrier release at rank " + std::to_string(me));
   }
 
+  // Broadcast on the static network: every tile routes its switch once, then the root injects
+  // and the others take `data.size()` words. The root sends on all its links into the grid;
+  // tiles of the root's column take the stream along Y and pass it on along Y and both ways
+  // along X; the other tiles take it along X and pass it on along X. Every tile delivers a copy
+  // to its core. Words that reach a switch before its route is in force wait there.
+  void sn_route_broadcast(MessageLayer& ml, unsigned me, unsigned root) {
+    const KaryNCube& mesh = comm_.mesh();
+    const int x = static_cast<int>(comm_.x(me)), y = static_cast<int>(comm_.y(me));
+    const int rx = static_cast<int>(comm_.x(root)), ry = static_cast<int>(comm_.y(root));
+    std::uint64_t outputs = 0;
+    const auto out_to = [&](int dim, int step) {  // onward link if it stays inside the grid
+      if (comm_.inside(dim == 0 ? x + step : x, dim == 1 ? y + step : y))
+        outputs |= std::uint64_t{1} << (step > 0 ? mesh.plus_port(dim) : mesh.minus_port(dim));
+    };
+    unsigned input = mesh.local_port_of(comm_.core(me));
+    if (me == root) {
+      for (int dim : {0, 1})
+        for (int step : {1, -1}) out_to(dim, step);
+    } else {
+      // Take the stream from the neighbour toward the root (Y in its column, X elsewhere).
+      const int dim = x == rx ? 1 : 0;
+      const int step = dim == 1 ? (y > ry ? 1 : -1) : (x > rx ? 1 : -1);  // away from root
+      const unsigned from = comm_.rank_at(dim == 0 ? x - step : x, dim == 1 ? y - step : y);
+      const unsigned toward_me = step > 0 ? mesh.plus_port(dim) : mesh.minus_port(dim);
+      input = mesh.peer(comm_.router(from), toward_me).port;
+      out_to(dim, step);
+      if (dim == 1) {
+        out_to(0, 1);
+        out_to(0, -1);
+      }
+      outputs |= std::uint64_t{1} << mesh.local_port_of(comm_.core(me));
+    }
+    ml.sn_configure(input, outputs);
+  }
+  void sn_broadcast(MessageLayer& ml, unsigned me, unsigned root, Words& data) {
+    if (me == root) {
+      bytes_moved_ += 4ull * data.size();
+      ml.sn_send(data);
+    } else {
+      data = ml.sn_recv(data.size());
+    }
+  }
+
   GridCommunicator comm_;
   unsigned n_;
   std::uint64_t bytes_moved_ = 0;
@@ -159,6 +202,23 @@ class BinomialBroadcast : public MeshCollective {
   }
 };
 
+// The static network's broadcast tree (one route configuration per tile).
+class StaticNetworkBroadcast : public MeshCollective {
+ public:
+  StaticNetworkBroadcast(const FirmwareParams& p, const Topology& t) : MeshCollective(p, t) {}
+  void run_rank(MessageLayer& ml, unsigned me) override {
+    if (!ml.has_static_network()) {
+      fail("broadcast nocmsg needs a static network (platform tilepro)");
+      return;
+    }
+    sn_route_broadcast(ml, me, p_.root);
+    Words data = broadcast_data(p_);
+    if (me != p_.root) std::fill(data.begin(), data.end(), 0u);
+    sn_broadcast(ml, me, p_.root, data);
+    check(data, broadcast_data(p_), "broadcast data at rank " + std::to_string(me));
+  }
+};
+
 // ---------------------------------------------------------------- reductions
 
 class ReductionCollective : public MeshCollective {
@@ -200,15 +260,19 @@ class TreeReduce : public ReductionCollective {
   }
 };
 
-// Tree reduce to the root, then the result back down the same tree (on the dynamic network;
-// links are used in the opposite direction, after every upward message has arrived).
+// Tree reduce to the root, then the result broadcast on the static network (tilepro); without
+// one, back down the same tree on the dynamic network (links used in the opposite direction,
+// after every upward message has arrived).
 class ReduceBroadcastAllreduce : public ReductionCollective {
  public:
   using ReductionCollective::ReductionCollective;
   void run_rank(MessageLayer& ml, unsigned me) override {
     const MeshTree tree(comm_, p_.root);
+    const bool sn = ml.has_static_network();
+    if (sn) sn_route_broadcast(ml, me, p_.root);
     Words acc = tree_reduce(ml, tree, me);
-    scatter(ml, tree, me, acc);
+    if (sn) sn_broadcast(ml, me, p_.root, acc);
+    else scatter(ml, tree, me, acc);
     check(acc, want_, "allreduce result at rank " + std::to_string(me));
   }
 };
@@ -401,6 +465,7 @@ const Maker nocmsg_barrier = make<TreeBarrier>;
 const Maker nocmsg_reduce = make<TreeReduce>;
 const Maker reduce_broadcast_allreduce = make<ReduceBroadcastAllreduce>;
 const Maker binomial_broadcast = make<BinomialBroadcast>;
+const Maker nocmsg_broadcast = make<StaticNetworkBroadcast>;
 const Maker binomial_reduce = make<BinomialReduce>;
 const Maker recursive_doubling_allreduce = make<RecursiveDoublingAllreduce>;
 const Maker pairwise_alltoall = make_alltoall<PairwiseAlltoall, false>;

@@ -35,6 +35,17 @@ class MessageLayer {
   virtual void compute(Cycle cycles) = 0;
   // This core's current cycle (including time it has run ahead).
   virtual Cycle now() const = 0;
+
+  // Static network (platform tilepro's SN), where the tile has one; elsewhere a fault.
+  virtual bool has_static_network() const { return false; }
+  // Routes this tile's switch from input port `input` to the output ports set in `outputs`
+  // (ports as the topology numbers them; the local port delivers to this core). The core
+  // waits sn.config_cycles, until the route is in force.
+  virtual void sn_configure(unsigned input, std::uint64_t outputs);
+  // Injects `data` into this tile's switch (local input); returns once the port has it.
+  virtual void sn_send(const Words& data);
+  // Blocks until `words` words have arrived from the switch, and takes them.
+  virtual Words sn_recv(std::size_t words);
 };
 
 }  // namespace collnoc

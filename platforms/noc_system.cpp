@@ -87,7 +87,7 @@ void NocSystem::attach_firmware(Firmware& program) {
     cores_.back()->set_on_finish([this] {
       if (++cores_finished_ == cores_.size() && net_.on_workload_done) net_.on_workload_done();
     });
-  }
+  }  on_cores_attached();
 }
 
 std::uint64_t NocSystem::flits_in_network() const {

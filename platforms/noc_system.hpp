@@ -64,6 +64,12 @@ class NocSystem : public sc_core::sc_module {
   // One line per blocked buffer (deadlock diagnosis), at most `max_lines`.
   std::string describe_blocked(std::size_t max_lines = 64) const;
   void finish();  // close the time integrals of every block at the current cycle
+  // Results of blocks a derived system adds (a second network, ...).
+  virtual void report(Report&) const {}
+
+ protected:
+  // Called by attach_firmware once the cores exist (to bind them to added blocks).
+  virtual void on_cores_attached() {}
 
  private:
   std::unique_ptr<Topology> topology_;

@@ -1,6 +1,7 @@
 #include "platforms/platform.hpp"
 
 #include "noc/hdn.hpp"
+#include "platforms/tilepro.hpp"
 
 namespace collnoc {
 
@@ -33,8 +34,8 @@ TopologyParams fixed_chip(const PlatformParams& p, const char* shape, std::vecto
   return t;
 }
 
-// TilePro-like chip, dynamic network (UDN): 8x8 mesh without wrap-around, X-then-Y
-// dimension-order wormhole routing, udn.hop_latency_cycles per hop, 700 MHz.
+// TilePro-like chip: 8x8 mesh without wrap-around, 700 MHz; dynamic network (UDN) with X-then-Y
+// dimension-order wormhole routing, udn.hop_latency_cycles per hop; static network (SN).
 std::unique_ptr<NocSystem> make_tilepro(const PlatformParams& p) {
   SystemParams sys = p.system;
   sys.routing = "dor";
@@ -44,7 +45,8 @@ std::unique_ptr<NocSystem> make_tilepro(const PlatformParams& p) {
   if (p.udn_hop_latency_cycles < 1 || p.udn_hop_latency_cycles > 1000)
     throw ParamError("udn.hop_latency_cycles", std::to_string(p.udn_hop_latency_cycles),
                      "must be in 1..1000");
-  return std::make_unique<NocSystem>(p.instance.c_str(), make_topology(platform_topology(p)), sys);
+  return std::make_unique<TileProSystem>(p.instance.c_str(), make_topology(platform_topology(p)),
+                                         sys, p.sn);
 }
 
 }  // namespace

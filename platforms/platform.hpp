@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "noc/static_switch.hpp"
 #include "platforms/noc_system.hpp"
 
 namespace collnoc {
@@ -27,6 +28,7 @@ struct PlatformParams {
   TopologyParams topology;
   SystemParams system;
   unsigned udn_hop_latency_cycles = 2;  // tilepro: per-hop latency of the dynamic network (UDN)
+  StaticSwitchParams sn;                // tilepro: the static network (SN)
   std::string instance = "system";      // SystemC name of the built system (unique per process)
 };
 

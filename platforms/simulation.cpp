@@ -333,6 +333,7 @@ void Simulation::gather(RunOutcome& out, double wall_seconds, bool completed) co
   r.set("routers.buffer_occupancy_mean_flits",
         sys_.num_routers() ? occupancy_sum / sys_.num_routers() : 0.0);
   r.set("routers.buffer_occupancy_max_flits", static_cast<std::uint64_t>(occupancy_max));
+  sys_.report(r);
   if (firmware_) firmware_->report(r);
   if (const Report::Value* v = r.find("collective.execution_cycles"))
     r.set("collective.execution_us", static_cast<double>(std::get<std::uint64_t>(*v)) *

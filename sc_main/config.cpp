@@ -153,6 +153,11 @@ std::vector<KeySpec> build_schema() {
       uint_key("udn.hop_latency_cycles", 2, 1, 1000, "cycles",
                "tilepro: dynamic network (UDN) cycles per hop",
                [](RunConfig& c, V v) { c.platform.udn_hop_latency_cycles = u32(v); }),
+      uint_key("sn.config_cycles", 10, 0, 1000000, "cycles",
+               "tilepro: static network, cycles until a new switch route is in force",
+               [](RunConfig& c, V v) { c.platform.sn.config_cycles = u32(v); }),
+      uint_key("sn.buffer_flits", 4, 1, 65535, "flits", "tilepro: static switch input buffer",
+               [](RunConfig& c, V v) { c.platform.sn.buffer_flits = u32(v); }),
 
       uint_key("router.vcs", 4, 1, 32, "VCs", "virtual channels per input port",
                [](RunConfig& c, V v) { c.platform.system.router.vcs = u32(v); }),

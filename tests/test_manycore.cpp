@@ -17,6 +17,7 @@ struct Case {
   FirmwareParams fp;
   std::unique_ptr<NocSystem> sys;
   std::unique_ptr<Firmware> fw;
+  unsigned sn_config_cycles = 10;
 };
 
 // Builds one tilepro system per case (side by side), runs them all until every core is done.
@@ -26,6 +27,7 @@ void run_side_by_side(std::vector<Case>& cases) {
     PlatformParams pp;
     pp.name = "tilepro";
     pp.instance = "system" + std::to_string(i);
+    pp.sn.config_cycles = c.sn_config_cycles;
     c.sys = make_platform(pp);
     c.fp.collective = c.collective;
     c.fp.algorithm = c.algorithm;
@@ -79,6 +81,61 @@ TEST_CASE("nocmsg reduce has no link contention on any grid 2x2 to 7x7", "[manyc
 
 TEST_CASE("reduce_broadcast allreduce has no link contention on any grid 2x2 to 7x7", "[manycore]") {
   check_contention_free("allreduce", "reduce_broadcast");
+}
+
+TEST_CASE("nocmsg broadcast on the static network is correct on any grid 2x2 to 7x7", "[manycore]") {
+  check_contention_free("broadcast", "nocmsg");
+}
+
+TEST_CASE("the static network takes 1 cycle per hop and sn.config_cycles per route", "[manycore]") {
+  std::vector<Case> cases(2);
+  for (unsigned i = 0; i < 2; ++i) {
+    cases[i] = {"broadcast", "nocmsg", "8x8", {}, {}, {}};
+    cases[i].fp.message_bytes = 16;  // one flit
+    cases[i].sn_config_cycles = i == 0 ? 0 : 10;
+  }
+  run_side_by_side(cases);
+  for (const Case& c : cases) {
+    Report r;
+    c.fw->report(r);
+    REQUIRE(c.fw->data_verified());
+    // Root (0, 0) to tile (7, 7), 14 hops: send at config_cycles, port 1, into the switch 1,
+    // 14 hops + the local output 1, delivery register 1, receive 1.
+    CHECK(test::get<std::uint64_t>(r, "collective.execution_cycles") == c.sn_config_cycles + 19);
+  }
+}
+
+TEST_CASE("a static switch holds words that arrive before its route is set", "[manycore]") {
+  // Tile 0 routes its core east at once and sends; tile 1 sets its route only at cycle 200.
+  class LateRoute : public Firmware {
+   public:
+    void run(MessageLayer& ml) override {
+      const Words data{1, 2, 3, 4, 5, 6, 7, 8, 9};
+      if (ml.rank() == 0) {
+        ml.sn_configure(4, 1u << KaryNCube::plus_port(0));
+        ml.sn_send(data);
+      } else if (ml.rank() == 1) {
+        ml.compute(200);
+        ml.sn_configure(KaryNCube::minus_port(0), 1u << 4);
+        ok_ = ml.sn_recv(data.size()) == data;
+        finish_ = ml.now();
+      }
+    }
+    void report(Report&) const override {}
+    bool data_verified() const override { return ok_; }
+    bool ok_ = false;
+    Cycle finish_ = 0;
+  } fw;
+  PlatformParams pp;
+  pp.name = "tilepro";
+  auto sys = make_platform(pp);
+  RunOutcome out = test::run_firmware(*sys, fw);
+  REQUIRE(out.status == RunStatus::ok);
+  CHECK(fw.data_verified());
+  // Route in force at 210; 3 flits leave one per cycle: the last at 212, in the port at 213,
+  // available at 214, taken by 215.
+  CHECK(fw.finish_ == 215);
+  CHECK(test::get<std::uint64_t>(out.report, "sn.configurations") == 2);
 }
 
 TEST_CASE("every mesh collective delivers checked data on a 5x3 grid", "[manycore]") {
