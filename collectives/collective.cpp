@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "collectives/manycore_collectives.hpp"
+#include "noc/random.hpp"
 
 namespace collnoc {
 
@@ -61,19 +62,38 @@ const CollectiveEntry& lookup_collective(const FirmwareParams& p) {
 }
 
 CollectiveFirmware::CollectiveFirmware(const FirmwareParams& p, unsigned cores)
-    : p_(p), cores_(cores), start_(cores, 0), finish_(cores, 0) {}
+    : p_(p), cores_(cores), start_(std::size_t{p.repetitions} * cores, 0),
+      finish_(start_.size(), 0) {
+  if (p.repetitions < 1)
+    throw ParamError("workload.repetitions", std::to_string(p.repetitions), "must be >= 1");
+}
 
 void CollectiveFirmware::run(MessageLayer& ml) {
   const int rank = group_rank(ml.rank());
   if (rank < 0) return;
-  start_[rank] = ml.now();
-  body(ml);
-  finish_[rank] = ml.now();
+  for (unsigned rep = 0; rep < p_.repetitions; ++rep) {
+    // Each repetition starts after a random delay of this core's (workload.start_skew_cycles);
+    // repetitions follow each other without a barrier, as an application's loop would.
+    if (p_.start_skew_cycles > 0)
+      ml.compute(hash64(hash64(p_.seed, 0x5e3e), (std::uint64_t{rep} << 32) | rank) %
+                 (p_.start_skew_cycles + 1));
+    const std::size_t i = std::size_t{rep} * cores_ + rank;
+    start_[i] = ml.now();
+    body(ml);
+    finish_[i] = ml.now();
+  }
+}
+
+Cycle CollectiveFirmware::repetition_cycles(unsigned rep) const {
+  const auto first = start_.begin() + std::size_t{rep} * cores_;
+  const auto last = finish_.begin() + std::size_t{rep} * cores_;
+  return *std::max_element(last, last + cores_) - *std::min_element(first, first + cores_);
 }
 
 Cycle CollectiveFirmware::execution_cycles() const {
-  return *std::max_element(finish_.begin(), finish_.end()) -
-         *std::min_element(start_.begin(), start_.end());
+  Cycle sum = 0;
+  for (unsigned rep = 0; rep < p_.repetitions; ++rep) sum += repetition_cycles(rep);
+  return sum / p_.repetitions;
 }
 
 void CollectiveFirmware::check(const Words& got, const Words& want, const std::string& what) {
@@ -97,9 +117,21 @@ void CollectiveFirmware::report(Report& out) const {
   out.set("collective.name", p_.collective);
   out.set("collective.algorithm", p_.algorithm);
   out.set("collective.execution_cycles", execution_cycles());
-  std::vector<std::uint64_t> per_core(cores_);
-  for (unsigned c = 0; c < cores_; ++c) per_core[c] = finish_[c] - start_[c];
+  std::vector<std::uint64_t> per_core(cores_, 0), per_repetition;
+  for (unsigned rep = 0; rep < p_.repetitions; ++rep) {
+    per_repetition.push_back(repetition_cycles(rep));
+    for (unsigned c = 0; c < cores_; ++c)
+      per_core[c] += finish_[rep * cores_ + c] - start_[rep * cores_ + c];
+  }
+  for (std::uint64_t& c : per_core) c /= p_.repetitions;
   out.set("collective.per_core_cycles", per_core);
+  double mean = 0, variance = 0;
+  for (std::uint64_t c : per_repetition) mean += static_cast<double>(c) / p_.repetitions;
+  for (std::uint64_t c : per_repetition)
+    variance += (static_cast<double>(c) - mean) * (static_cast<double>(c) - mean) / p_.repetitions;
+  out.set("collective.repetitions", static_cast<std::uint64_t>(p_.repetitions));
+  out.set("collective.repetition_cycles", per_repetition);
+  out.set("collective.variance_cycles2", variance);
   out.set("collective.messages_checked", checked_);
   out.set("collective.data_verified", data_verified());
   report_more(out);

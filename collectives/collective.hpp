@@ -25,9 +25,11 @@ std::vector<std::string> collective_names();
 // ParamError naming workload.collective or workload.algorithm otherwise.
 const CollectiveEntry& lookup_collective(const FirmwareParams& p);
 
-// Base of collective firmware (`cores`: the size of its group). run() stamps this core's start and finish around body();
-// report() writes collective.name, .algorithm, .execution_cycles (first start to last finish),
-// .per_core_cycles, .messages_checked and .data_verified, then whatever report_more() adds.
+// Base of collective firmware (`cores`: the size of its group). run() calls body()
+// workload.repetitions times, each after a random start skew, and stamps this core's start and
+// finish around each; report() writes collective.name, .algorithm, .execution_cycles (first
+// start to last finish, mean over repetitions), .per_core_cycles, .variance_cycles2,
+// .messages_checked and .data_verified, then whatever report_more() adds.
 class CollectiveFirmware : public Firmware {
  public:
   CollectiveFirmware(const FirmwareParams& p, unsigned cores);
@@ -46,7 +48,8 @@ class CollectiveFirmware : public Firmware {
   void check(const Words& got, const Words& want, const std::string& what);
   // Records a failure that is not a word mismatch (a wrong length, a missing datum).
   void fail(const std::string& why);
-  Cycle execution_cycles() const;
+  Cycle execution_cycles() const;  // mean over repetitions
+  Cycle repetition_cycles(unsigned rep) const;
 
   FirmwareParams p_;
   unsigned cores_;

@@ -26,6 +26,8 @@ struct FirmwareParams {
   unsigned root = 0;                   // workload.root: rank of broadcast / reduce
   std::string reduce_op = "sum";       // workload.reduce_op: sum, max, min
   std::string element_type = "int32";  // workload.element_type: int32, double
+  unsigned repetitions = 1;            // workload.repetitions: runs of the collective
+  Cycle start_skew_cycles = 0;         // workload.start_skew_cycles: random delay before each
 };
 
 // One program object for the whole system; run() is called once per core, from that core's

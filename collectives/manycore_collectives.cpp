@@ -107,6 +107,8 @@ class MeshCollective : public CollectiveFirmware {
   // along X; the other tiles take it along X and pass it on along X. Every tile delivers a copy
   // to its core. Words that reach a switch before its route is in force wait there.
   void sn_route_broadcast(MessageLayer& ml, unsigned me, unsigned root) {
+    if (sn_routed_[me]) return;  // the route stays for the next repetitions
+    sn_routed_[me] = true;
     const KaryNCube& mesh = comm_.mesh();
     const int x = static_cast<int>(comm_.x(me)), y = static_cast<int>(comm_.y(me));
     const int rx = static_cast<int>(comm_.x(root)), ry = static_cast<int>(comm_.y(root));
@@ -147,6 +149,7 @@ class MeshCollective : public CollectiveFirmware {
   GridCommunicator comm_;
   unsigned n_;
   std::uint64_t bytes_moved_ = 0;
+  std::vector<bool> sn_routed_ = std::vector<bool>(n_, false);  // per rank: SN route is set
 };
 
 // ---------------------------------------------------------------- barriers

@@ -308,6 +308,12 @@ std::vector<KeySpec> build_schema() {
       enum_key("workload.element_type", "int32", "reductions: what the elements are",
                [] { return std::vector<std::string>{"int32", "double"}; },
                [](RunConfig& c, V v) { c.firmware.element_type = text(v); }),
+      uint_key("workload.repetitions", 1, 1, 1000000, "",
+               "collective: runs of it (variance over them), back to back",
+               [](RunConfig& c, V v) { c.firmware.repetitions = u32(v); }),
+      uint_key("workload.start_skew_cycles", 0, 0, 100000000, "cycles",
+               "collective: each core starts each run after a random delay in 0..this",
+               [](RunConfig& c, V v) { c.firmware.start_skew_cycles = u64(v); }),
 
       uint_key("sim.warmup_cycles", 1000, 0, kU64Max, "cycles",
                "synthetic: packets created before this are not measured",

@@ -175,3 +175,26 @@ TEST_CASE("reductions compute max and min over int32 and double on every core", 
     CHECK(c.fw->data_verified());
   }
 }
+
+TEST_CASE("repetitions with a random start skew give a variance and repeat bit for bit",
+          "[manycore]") {
+  std::vector<Case> cases(3);
+  for (unsigned i = 0; i < 3; ++i) {
+    cases[i] = {"reduce", "binomial", "4x4", {}, {}, {}};
+    cases[i].fp.repetitions = i < 2 ? 4 : 1;
+    cases[i].fp.start_skew_cycles = i < 2 ? 40 : 0;
+  }
+  run_side_by_side(cases);
+  Report r[3];
+  for (unsigned i = 0; i < 3; ++i) {
+    REQUIRE(cases[i].fw->data_verified());
+    cases[i].fw->report(r[i]);
+  }
+  using List = std::vector<std::uint64_t>;
+  const List reps = test::get<List>(r[0], "collective.repetition_cycles");
+  REQUIRE(reps.size() == 4);
+  CHECK(reps == test::get<List>(r[1], "collective.repetition_cycles"));
+  CHECK(test::get<double>(r[0], "collective.variance_cycles2") > 0);
+  CHECK(test::get<double>(r[2], "collective.variance_cycles2") == 0);
+  CHECK(test::get<std::uint64_t>(r[0], "collective.messages_checked") == 4);
+}
