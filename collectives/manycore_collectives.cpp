@@ -380,12 +380,16 @@ class PairwiseAlltoall : public AlltoallBase {
 // its own rounds, in this order: direct along X, direct along Y, left (the partner is up-left /
 // down-right: (x - dx, y + dy) and (x + dx, y - dy)) and right ((x + dx, y + dy), (x - dx, y - dy)).
 // Within a class, pairs are placed longest first into the first round that has their links and
-// tiles free. A tree barrier closes each round, so a round's messages have all arrived before
-// the next round's leave.
+// tiles free and still leaves every tile a path to the grid centre over links the round does not
+// use. A barrier closes each round: arrival counts go up that round's tree of unused links (so
+// they never meet the round's data), and the release comes from the centre on the static network
+// (routed once), so the next round's data meets no barrier traffic either. Without a static
+// network the release goes back down the tree on the dynamic network.
 class PatternAlltoall : public AlltoallBase {
  public:
   PatternAlltoall(const FirmwareParams& p, const Topology& t, bool varying)
-      : AlltoallBase(p, t, varying) {
+      : AlltoallBase(p, t, varying),
+        centre_(comm_.rank_at((comm_.width() - 1) / 2, (comm_.height() - 1) / 2)) {
     const int w = static_cast<int>(comm_.width()), h = static_cast<int>(comm_.height());
     std::vector<std::pair<unsigned, unsigned>> pairs[4];  // per class: (left end, partner)
     for (unsigned a = 0; a < n_; ++a)
@@ -397,21 +401,22 @@ class PatternAlltoall : public AlltoallBase {
           const int cls = dy == 0 ? 0 : dx == 0 ? 1 : dy < 0 ? 2 : 3;
           pairs[cls].emplace_back(a, comm_.rank_at(bx, by));
         }
+    std::vector<std::vector<bool>> links_used;  // per round, per directed link
     for (auto& cls : pairs) {
       std::stable_sort(cls.begin(), cls.end(), [&](const auto& l, const auto& r) {
         return hops(l.first, l.second) > hops(r.first, r.second);
       });
       const std::size_t first_round = rounds_.size();
-      std::vector<std::vector<bool>> links_used;
       for (const auto& [a, b] : cls) {
         std::vector<unsigned> links = route_links(a, b), back = route_links(b, a);
         links.insert(links.end(), back.begin(), back.end());
         std::size_t r = first_round;
         for (; r < rounds_.size(); ++r) {
-          const std::vector<bool>& used = links_used[r - first_round];
-          bool free = rounds_[r][a] < 0 && rounds_[r][b] < 0;
-          for (unsigned l : links) free = free && !used[l];
-          if (free) break;
+          if (rounds_[r][a] >= 0 || rounds_[r][b] >= 0) continue;
+          std::vector<bool> used = links_used[r];
+          bool free = true;
+          for (unsigned l : links) free = free && !used[l], used[l] = true;
+          if (free && !tree_over_free_links(used).empty()) break;
         }
         if (r == rounds_.size()) {
           rounds_.emplace_back(n_, -1);
@@ -419,14 +424,29 @@ class PatternAlltoall : public AlltoallBase {
         }
         rounds_[r][a] = static_cast<int>(b);
         rounds_[r][b] = static_cast<int>(a);
-        for (unsigned l : links) links_used[r - first_round][l] = true;
+        for (unsigned l : links) links_used[r][l] = true;
       }
     }
+    for (const std::vector<bool>& used : links_used) trees_.push_back(tree_over_free_links(used));
   }
   void run_rank(MessageLayer& ml, unsigned me) override {
-    for (const std::vector<int>& partner : rounds_) {
-      if (partner[me] >= 0) swap_with(ml, me, static_cast<unsigned>(partner[me]));
-      tree_barrier(ml, me);
+    const bool sn = ml.has_static_network();
+    if (sn) sn_route_broadcast(ml, me, centre_);
+    for (std::size_t r = 0; r < rounds_.size(); ++r) {
+      if (rounds_[r][me] >= 0) swap_with(ml, me, static_cast<unsigned>(rounds_[r][me]));
+      const std::vector<int>& parent = trees_[r];
+      Words count{1};
+      for (unsigned u = 0; u < n_; ++u)
+        if (parent[u] == static_cast<int>(me)) count[0] += recv(ml, u).at(0);
+      if (parent[me] >= 0) send(ml, static_cast<unsigned>(parent[me]), count);
+      if (sn) {
+        sn_broadcast(ml, me, centre_, count);
+      } else {
+        if (parent[me] >= 0) count = recv(ml, static_cast<unsigned>(parent[me]));
+        for (unsigned u = 0; u < n_; ++u)
+          if (parent[u] == static_cast<int>(me)) send(ml, u, count);
+      }
+      check(count, Words{n_}, "barrier release at rank " + std::to_string(me));
     }
   }
   void report_more(Report& out) const override {
@@ -439,7 +459,8 @@ class PatternAlltoall : public AlltoallBase {
     return static_cast<unsigned>(std::abs(static_cast<int>(comm_.x(a)) - static_cast<int>(comm_.x(b))) +
                                  std::abs(static_cast<int>(comm_.y(a)) - static_cast<int>(comm_.y(b))));
   }
-  // The links an X-then-Y route from a to b takes: 4 per tile (+X, -X, +Y, -Y out of it).
+  // Directed links are numbered 4 per tile: out of it along +X, -X, +Y, -Y.
+  // The links an X-then-Y route from a to b takes.
   std::vector<unsigned> route_links(unsigned a, unsigned b) const {
     std::vector<unsigned> out;
     int x = static_cast<int>(comm_.x(a)), y = static_cast<int>(comm_.y(a));
@@ -448,7 +469,31 @@ class PatternAlltoall : public AlltoallBase {
     for (; y != ty; y += y < ty ? 1 : -1) out.push_back(4 * comm_.rank_at(x, y) + (y < ty ? 2 : 3));
     return out;
   }
+  // Parent of every tile in a tree into the centre whose every edge (tile -> parent) is a link
+  // not in `used` (breadth-first from the centre); empty if some tile has no such path.
+  std::vector<int> tree_over_free_links(const std::vector<bool>& used) const {
+    constexpr int kStepX[4] = {1, -1, 0, 0}, kStepY[4] = {0, 0, 1, -1};
+    std::vector<int> parent(n_, -2);
+    parent[centre_] = -1;
+    std::vector<unsigned> queue{centre_};
+    for (std::size_t i = 0; i < queue.size(); ++i) {
+      const unsigned v = queue[i];
+      for (unsigned d = 0; d < 4; ++d) {
+        const int ux = static_cast<int>(comm_.x(v)) + kStepX[d], uy = static_cast<int>(comm_.y(v)) + kStepY[d];
+        if (!comm_.inside(ux, uy)) continue;
+        const unsigned u = comm_.rank_at(ux, uy);
+        if (parent[u] != -2 || used[4 * u + (d ^ 1)]) continue;  // the link u -> v
+        parent[u] = static_cast<int>(v);
+        queue.push_back(u);
+      }
+    }
+    if (queue.size() != n_) return {};
+    return parent;
+  }
+
+  unsigned centre_;
   std::vector<std::vector<int>> rounds_;  // per round: each rank's partner, -1 if idle
+  std::vector<std::vector<int>> trees_;   // per round: each rank's parent in its barrier tree
 };
 
 template <typename T>

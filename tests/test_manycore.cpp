@@ -71,6 +71,14 @@ void check_contention_free(const std::string& collective, const std::string& alg
 
 }  // namespace
 
+TEST_CASE("nocmsg alltoall has no link contention on any grid 2x2 to 7x7", "[manycore]") {
+  check_contention_free("alltoall", "nocmsg");
+}
+
+TEST_CASE("nocmsg alltoallv has no link contention on any grid 2x2 to 7x7", "[manycore]") {
+  check_contention_free("alltoallv", "nocmsg");
+}
+
 TEST_CASE("nocmsg barrier has no link contention on any grid 2x2 to 7x7", "[manycore]") {
   check_contention_free("barrier", "nocmsg");
 }
