@@ -60,24 +60,29 @@ void Core::send(NodeId dst, const Words& data, const SendOptions& opt) {
   gp_.set_data_length(static_cast<unsigned>(data.size() * 4));
   gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   transport();
-  if (!gp_.is_response_ok()) SC_REPORT_ERROR("collnoc/core", "NI refused a send");
+  if (!gp_.is_response_ok())
+    SC_REPORT_ERROR("collnoc/core", "NI refused a send (a put or get outside the buffer?)");
   ++sent_;
   if (offset_ >= clock_.delay(params_.quantum_cycles)) sync();
 }
 
-Words Core::recv(NodeId src) {
+Words Core::recv(NodeId src) { return receive(src, false); }
+
+Words Core::receive(NodeId src, bool mpb_reply) {
   Words out;
   sync();
   waiting_for_ = src;
   for (;;) {
     cmd_.peer = src;
     cmd_.received = &out;
+    cmd_.mpb_reply = mpb_reply;
     gp_.set_command(tlm::TLM_READ_COMMAND);
     gp_.set_address(kRecvAddress);
     gp_.set_data_ptr(nullptr);
     gp_.set_data_length(0);
     gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     transport();
+    cmd_.mpb_reply = false;
     if (!gp_.is_response_ok()) SC_REPORT_ERROR("collnoc/core", "NI refused a receive");
     if (cmd_.found) break;
     wait(*cmd_.arrival);
@@ -87,7 +92,43 @@ Words Core::recv(NodeId src) {
   return out;
 }
 
+void Core::put(NodeId dst, std::uint32_t offset, const Words& data) {
+  Words message{offset};
+  message.insert(message.end(), data.begin(), data.end());
+  SendOptions opt;
+  opt.kind = kMpbPutKind;
+  send(dst, message, opt);
+}
 
+Words Core::get(NodeId src, std::uint32_t offset, std::size_t words) {
+  SendOptions opt;
+  opt.kind = kMpbGetKind;
+  send(src, Words{offset, static_cast<std::uint32_t>(words)}, opt);
+  return receive(src, true);
+}
+
+void Core::mpb_access(tlm::tlm_command command, std::uint32_t offset, std::uint32_t* data,
+                      std::size_t words) {
+  gp_.set_command(command);
+  gp_.set_address(kMpbAddress + offset);
+  gp_.set_data_ptr(reinterpret_cast<unsigned char*>(data));
+  gp_.set_data_length(static_cast<unsigned>(words * 4));
+  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  transport();
+  if (!gp_.is_response_ok())
+    SC_REPORT_ERROR("collnoc/core", "access outside the message-passing buffer (or none here)");
+}
+
+void Core::mpb_write(std::uint32_t offset, const Words& data) {
+  mpb_access(tlm::TLM_WRITE_COMMAND, offset, const_cast<std::uint32_t*>(data.data()), data.size());
+}
+
+Words Core::mpb_read(std::uint32_t offset, std::size_t words) {
+  sync();  // what the buffer holds depends on other cores' puts
+  Words out(words);
+  mpb_access(tlm::TLM_READ_COMMAND, offset, out.data(), words);
+  return out;
+}
 
 void Core::sn_write(std::uint64_t address, const Words& data) {
   if (!has_static_network()) SC_REPORT_ERROR("collnoc/core", "this tile has no static network");

@@ -42,6 +42,10 @@ class Core : public sc_core::sc_module, public MessageLayer {
   void sn_configure(unsigned input, std::uint64_t outputs) override;
   void sn_send(const Words& data) override;
   Words sn_recv(std::size_t words) override;
+  void put(NodeId dst, std::uint32_t offset, const Words& data) override;
+  Words get(NodeId src, std::uint32_t offset, std::size_t words) override;
+  void mpb_write(std::uint32_t offset, const Words& data) override;
+  Words mpb_read(std::uint32_t offset, std::size_t words) override;
 
   bool finished() const { return finished_; }
   // Called once, when the firmware has returned on this core.
@@ -58,6 +62,11 @@ class Core : public sc_core::sc_module, public MessageLayer {
   void transport(tlm_utils::simple_initiator_socket_optional<Core>* sn = nullptr);
   // A write of `data` to the static network port at `address`.
   void sn_write(std::uint64_t address, const Words& data);
+  // Waits for the next message from `src` (a get's reply when `mpb_reply`).
+  Words receive(NodeId src, bool mpb_reply);
+  // Reads or writes this core's buffer at `offset` through the NI.
+  void mpb_access(tlm::tlm_command command, std::uint32_t offset, std::uint32_t* data,
+                  std::size_t words);
   Clock& clock_;
   NodeId rank_;
   unsigned cores_;

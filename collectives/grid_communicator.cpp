@@ -21,6 +21,7 @@ GridCommunicator::GridCommunicator(const Topology& topology, const std::string& 
     throw ParamError("workload.collective", "on " + topology.describe(),
                      "mesh collectives need a 2-D mesh (platform tilepro, or kary_ncube with "
                      "topology.kind = mesh, topology.n = 2)");
+  per_tile_ = topology.endpoints_per_router();
   const std::string shape = "AxB (tiles along X and Y) or a square task count such as 49";
   if (grid.empty()) {
     width_ = mesh_->k(0);
@@ -36,7 +37,7 @@ GridCommunicator::GridCommunicator(const Topology& topology, const std::string& 
       throw ParamError("workload.grid", grid,
                        "a task count must be a square (4, 9, ..., 49) or give AxB");
   }
-  if (width_ < 1 || height_ < 1 || width_ * height_ < 2)
+  if (width_ < 1 || height_ < 1 || width_ * height_ * per_tile_ < 2)
     throw ParamError("workload.grid", grid, "at least 2 tiles");
   if (width_ > mesh_->k(0) || height_ > mesh_->k(1))
     throw ParamError("workload.grid", grid,
@@ -45,14 +46,14 @@ GridCommunicator::GridCommunicator(const Topology& topology, const std::string& 
 }
 
 NodeId GridCommunicator::core(unsigned rank) const {
-  return mesh_->endpoint_at(router(rank), 0);
+  return mesh_->endpoint_at(router(rank), rank % per_tile_);
 }
 
 int GridCommunicator::rank_of(NodeId core) const {
   const RouterId r = mesh_->router_of(core);
-  if (core != mesh_->endpoint_at(r, 0)) return -1;
   const unsigned cx = mesh_->coord(r, 0), cy = mesh_->coord(r, 1);
-  return cx < width_ && cy < height_ ? static_cast<int>(rank_at(cx, cy)) : -1;
+  if (cx >= width_ || cy >= height_) return -1;
+  return static_cast<int>(rank_at(cx, cy) + (core - mesh_->endpoint_at(r, 0)));
 }
 
 }  // namespace collnoc

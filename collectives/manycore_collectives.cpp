@@ -504,16 +504,34 @@ template <typename T, bool varying>
 std::unique_ptr<Firmware> make_alltoall(const FirmwareParams& p, const Topology& t) {
   return std::make_unique<T>(p, t, varying);
 }
+// The nocmsg set works on tiles: one core each.
+void require_one_core_per_tile(const FirmwareParams& p, const Topology& t) {
+  if (t.endpoints_per_router() != 1)
+    throw ParamError("workload.algorithm", p.algorithm,
+                     "nocmsg collectives need one core per tile (tilepro, kary_ncube); "
+                     "this platform has " + std::to_string(t.endpoints_per_router()) +
+                         ": use a baseline");
+}
+template <typename T>
+std::unique_ptr<Firmware> make_per_tile(const FirmwareParams& p, const Topology& t) {
+  require_one_core_per_tile(p, t);
+  return std::make_unique<T>(p, t);
+}
+template <bool varying>
+std::unique_ptr<Firmware> make_pattern_alltoall(const FirmwareParams& p, const Topology& t) {
+  require_one_core_per_tile(p, t);
+  return std::make_unique<PatternAlltoall>(p, t, varying);
+}
 
 }  // namespace
 
-const Maker nocmsg_alltoall = make_alltoall<PatternAlltoall, false>;
-const Maker nocmsg_alltoallv = make_alltoall<PatternAlltoall, true>;
-const Maker nocmsg_barrier = make<TreeBarrier>;
-const Maker nocmsg_reduce = make<TreeReduce>;
-const Maker reduce_broadcast_allreduce = make<ReduceBroadcastAllreduce>;
+const Maker nocmsg_alltoall = make_pattern_alltoall<false>;
+const Maker nocmsg_alltoallv = make_pattern_alltoall<true>;
+const Maker nocmsg_barrier = make_per_tile<TreeBarrier>;
+const Maker nocmsg_reduce = make_per_tile<TreeReduce>;
+const Maker reduce_broadcast_allreduce = make_per_tile<ReduceBroadcastAllreduce>;
 const Maker binomial_broadcast = make<BinomialBroadcast>;
-const Maker nocmsg_broadcast = make<StaticNetworkBroadcast>;
+const Maker nocmsg_broadcast = make_per_tile<StaticNetworkBroadcast>;
 const Maker binomial_reduce = make<BinomialReduce>;
 const Maker recursive_doubling_allreduce = make<RecursiveDoublingAllreduce>;
 const Maker pairwise_alltoall = make_alltoall<PairwiseAlltoall, false>;

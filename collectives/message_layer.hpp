@@ -46,6 +46,16 @@ class MessageLayer {
   virtual void sn_send(const Words& data);
   // Blocks until `words` words have arrived from the switch, and takes them.
   virtual Words sn_recv(std::size_t words);
+
+  // Message-passing buffers (platform scc), one-sided. put: writes `data` into core `dst`'s
+  // buffer at byte `offset` and returns once the NI has it (the owner is not told: firmware
+  // puts a flag after the data). get: reads `words` words at `offset` of core `src`'s buffer,
+  // blocking until they are back. Elsewhere a fault, as is an access outside the buffer.
+  virtual void put(NodeId dst, std::uint32_t offset, const Words& data);
+  virtual Words get(NodeId src, std::uint32_t offset, std::size_t words);
+  // This core's own buffer, directly (1 cycle, no network).
+  virtual void mpb_write(std::uint32_t offset, const Words& data);
+  virtual Words mpb_read(std::uint32_t offset, std::size_t words);
 };
 
 }  // namespace collnoc

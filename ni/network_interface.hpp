@@ -15,6 +15,7 @@
 
 #include "ni/ni_protocol.hpp"
 #include "ni/compression.hpp"
+#include "ni/message_passing_buffer.hpp"
 #include "ni/payload.hpp"
 #include "ni/traffic.hpp"
 #include "noc/clock.hpp"
@@ -30,6 +31,7 @@ struct NetworkInterfaceParams {
   unsigned send_overhead_cycles = 1;   // core hands a message to the NI
   unsigned recv_overhead_cycles = 1;   // NI hands a message to the core
   CompressionParams compression;       // policy never: no codec on the path
+  unsigned mpb_bytes = 0;              // message-passing buffer beside the NI (SCC); 0 = none
 
   unsigned words_per_flit() const { return flit_width_bits / 32; }
   unsigned ejection_buffer(const RouterParams& router) const {
@@ -61,6 +63,7 @@ struct NiCounters {
   std::uint64_t max_source_queue_packets = 0;
   std::uint64_t source_queue_packet_cycles = 0;  // integral, for the time average
   std::uint64_t max_delivery_queue_messages = 0;
+  std::uint64_t mpb_puts = 0, mpb_gets = 0;  // served by this NI's message-passing buffer
 };
 
 class NetworkInterface : public ClockedModule {
@@ -118,6 +121,13 @@ class NetworkInterface : public ClockedModule {
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void enqueue(TxMessage&& m);
+  // Queues a message of the core's (or, for a get, of the buffer's) for `dst`.
+  void queue_message(NodeId dst, std::vector<std::uint32_t>&& words, std::uint8_t vc_class,
+                     std::uint8_t kind, std::uint8_t element_type, Cycle issue);
+  // A put or get that arrived for the message-passing buffer; false if `kind` is neither.
+  bool serve_mpb(NodeId src, std::uint8_t kind, const std::vector<std::uint32_t>& words,
+                 Cycle ready);
+  bool mpb_access(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void generate(Cycle now);
   void inject(Cycle now);
   void eject(Cycle now);
@@ -176,6 +186,8 @@ class NetworkInterface : public ClockedModule {
   std::map<std::uint64_t, RxMessage> out_of_order_;
   std::deque<Delivered> delivery_queue_;
   sc_core::sc_event delivered_;
+
+  MessagePassingBuffer mpb_;
 
   NiCounters counters_;
   std::vector<std::uint32_t> latency_, network_latency_;

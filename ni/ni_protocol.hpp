@@ -21,12 +21,20 @@ namespace collnoc {
 constexpr std::uint64_t kSendAddress = 0x0000;
 constexpr std::uint64_t kRecvAddress = 0x1000;
 constexpr NodeId kAnySource = ~NodeId{0};
+// Message-passing buffer (NetworkInterfaceParams::mpb_bytes > 0): the core's own buffer is
+// mapped at kMpbAddress + byte offset (read / write, no network). A send of kind kMpbPutKind
+// carries {offset, words...} into the destination's buffer; kMpbGetKind carries {offset, count}
+// and the destination's NI answers with a message of kind kMpbReplyKind, which only a receive
+// with `mpb_reply` set takes.
+constexpr std::uint64_t kMpbAddress = 0x100000;
+constexpr std::uint8_t kMpbPutKind = 0xf0, kMpbGetKind = 0xf1, kMpbReplyKind = 0xf2;
 
 struct NiCommand : tlm::tlm_extension<NiCommand> {
   NodeId peer = 0;                 // send: destination; recv: source or kAnySource
   std::uint8_t vc_class = 0;       // send: virtual network
   std::uint8_t kind = 0;           // send: user tag carried in the header (0 = data)
   std::uint8_t element_type = 0;   // send: what the words hold (ElementType; 0 = raw)
+  bool mpb_reply = false;          // recv: take the answer to a get, not a message
   // recv results
   bool found = false;
   NodeId source = 0;

@@ -7,6 +7,8 @@ namespace collnoc {
 
 namespace {
 
+constexpr unsigned kSccBufferBytes = 8192;
+
 std::vector<unsigned> expand_k(const TopologyParams& p) {
   if (p.n < 1 || p.n > 8) throw ParamError("topology.n", std::to_string(p.n), "must be in 1..8");
   if (p.k.size() == 1) return std::vector<unsigned>(p.n, p.k[0]);
@@ -49,10 +51,22 @@ std::unique_ptr<NocSystem> make_tilepro(const PlatformParams& p) {
                                          sys, p.sn);
 }
 
+// SCC-like chip: 6x4 mesh of routers, two cores per router (each on a local port of its own;
+// they contend for the router), X-then-Y routing, an 8 KB message-passing buffer per core
+// (16 KB per tile, 384 KB in all) reached by put / get, mesh clock 1066 MHz.
+std::unique_ptr<NocSystem> make_scc(const PlatformParams& p) {
+  SystemParams sys = p.system;
+  sys.routing = "dor";
+  sys.ni.mpb_bytes = kSccBufferBytes;
+  sys.clock_period_ns = 1000.0 / 1066.0;
+  return std::make_unique<NocSystem>(p.instance.c_str(), make_topology(platform_topology(p)), sys);
+}
+
 }  // namespace
 
 TopologyParams platform_topology(const PlatformParams& p) {
   if (p.name == "tilepro") return fixed_chip(p, "8x8 mesh", {8, 8}, 1);
+  if (p.name == "scc") return fixed_chip(p, "6x4 mesh", {6, 4}, 2);
   return p.topology;
 }
 
@@ -113,6 +127,9 @@ const std::vector<PlatformEntry>& platforms() {
       {"tilepro", "TilePro-like 8x8 mesh of tiles at 700 MHz; dynamic network UDN (DOR wormhole, "
                   "udn.hop_latency_cycles per hop); applications on workload.grid (7x7)",
        make_tilepro},
+      {"scc", "SCC-like 6x4 mesh, 2 cores per router, 8 KB message-passing buffer per core "
+              "(put / get), 1066 MHz",
+       make_scc},
   };
   return table;
 }

@@ -18,6 +18,7 @@ struct Case {
   std::unique_ptr<NocSystem> sys;
   std::unique_ptr<Firmware> fw;
   unsigned sn_config_cycles = 10;
+  std::string platform = "tilepro";
 };
 
 // Builds one tilepro system per case (side by side), runs them all until every core is done.
@@ -25,7 +26,7 @@ void run_side_by_side(std::vector<Case>& cases) {
   for (std::size_t i = 0; i < cases.size(); ++i) {
     Case& c = cases[i];
     PlatformParams pp;
-    pp.name = "tilepro";
+    pp.name = c.platform;
     pp.instance = "system" + std::to_string(i);
     pp.sn.config_cycles = c.sn_config_cycles;
     c.sys = make_platform(pp);
@@ -53,6 +54,18 @@ std::uint64_t link_contention(const NocSystem& sys) {
     for (unsigned p = 0; p < sys.topology().network_ports(); ++p)
       if (sys.router(r).output_connected(p)) events += sys.router(r).output_counters(p).contention_events;
   return events;
+}
+
+// Every case's data arrived as sent, and every rank of its grid (`ranks`) reported.
+void check_verified(const std::vector<Case>& cases, std::size_t ranks) {
+  for (const Case& c : cases) {
+    INFO(c.collective << " " << c.algorithm << ": " << c.fw->failure());
+    CHECK(c.fw->data_verified());
+    Report r;
+    c.fw->report(r);
+    CHECK(test::get<std::uint64_t>(r, "collective.messages_checked") > 0);
+    CHECK(test::get<std::vector<std::uint64_t>>(r, "collective.per_core_cycles").size() == ranks);
+  }
 }
 
 void check_contention_free(const std::string& collective, const std::string& algorithm) {
@@ -157,14 +170,20 @@ TEST_CASE("every mesh collective delivers checked data on a 5x3 grid", "[manycor
     cases.back().fp.root = 4;
   }
   run_side_by_side(cases);
-  for (const Case& c : cases) {
-    INFO(c.collective << " " << c.algorithm << ": " << c.fw->failure());
-    CHECK(c.fw->data_verified());
-    Report r;
-    c.fw->report(r);
-    CHECK(test::get<std::uint64_t>(r, "collective.messages_checked") > 0);
-    CHECK(test::get<std::vector<std::uint64_t>>(r, "collective.per_core_cycles").size() == 15);
+  check_verified(cases, 15);
+}
+
+TEST_CASE("the baselines deliver checked data on the 48 cores of scc", "[manycore]") {
+  std::vector<Case> cases;
+  for (const char* name : {"alltoall pairwise", "alltoallv pairwise", "barrier central",
+                           "broadcast binomial", "reduce binomial", "allreduce recursive_doubling"}) {
+    const std::string s(name);
+    cases.push_back({s.substr(0, s.find(' ')), s.substr(s.find(' ') + 1), "", {}, {}, {}});
+    cases.back().platform = "scc";
+    cases.back().fp.root = 13;
   }
+  run_side_by_side(cases);
+  check_verified(cases, 48);
 }
 
 TEST_CASE("reductions compute max and min over int32 and double on every core", "[manycore]") {
@@ -205,4 +224,75 @@ TEST_CASE("repetitions with a random start skew give a variance and repeat bit f
   CHECK(test::get<double>(r[0], "collective.variance_cycles2") > 0);
   CHECK(test::get<double>(r[2], "collective.variance_cycles2") == 0);
   CHECK(test::get<std::uint64_t>(r[0], "collective.messages_checked") == 4);
+}
+
+namespace {
+
+// Exercises the message-passing buffers of scc: a put with a flag the owner polls, and a get.
+class BufferTraffic : public Firmware {
+ public:
+  void run(MessageLayer& ml) override {
+    const Words data = pattern_message(3, 0, 47, 0, 100), local = pattern_message(3, 10, 10, 0, 50);
+    switch (ml.rank()) {
+      case 0:  // into core 47's buffer (the far corner), then the flag
+        ml.put(47, 1024, data);
+        ml.put(47, 0, Words{1});
+        break;
+      case 47:
+        while (ml.mpb_read(0, 1) != Words{1}) ml.compute(5);
+        ok_[0] = ml.mpb_read(1024, 100) == data;
+        break;
+      case 10:  // fills its own buffer, then says so
+        ml.mpb_write(2048, local);
+        ml.send(20, Words{1});
+        break;
+      case 20:
+        ml.recv(10);
+        ok_[1] = ml.get(10, 2048, 50) == local;
+        break;
+      default:
+        break;
+    }
+  }
+  void report(Report&) const override {}
+  bool data_verified() const override { return ok_[0] && ok_[1]; }
+  bool ok_[2] = {false, false};
+};
+
+std::unique_ptr<NocSystem> build_scc() {
+  PlatformParams pp;
+  pp.name = "scc";
+  return make_platform(pp);
+}
+
+}  // namespace
+
+TEST_CASE("scc puts and gets move data one-sided between message-passing buffers", "[manycore]") {
+  auto sys = build_scc();
+  REQUIRE(sys->num_nis() == 48);
+  BufferTraffic fw;
+  RunOutcome out = test::run_firmware(*sys, fw);
+  INFO(out.diagnosis);
+  REQUIRE(out.status == RunStatus::ok);
+  CHECK(fw.data_verified());
+  std::uint64_t puts = 0, gets = 0;
+  for (NodeId n = 0; n < 48; ++n) {
+    puts += sys->ni(n).counters().mpb_puts;
+    gets += sys->ni(n).counters().mpb_gets;
+  }
+  CHECK(puts == 2);
+  CHECK(gets == 1);
+}
+
+TEST_CASE("a put outside the 8 KB message-passing buffer is a firmware fault", "[manycore]") {
+  class OutOfRange : public Firmware {
+   public:
+    void run(MessageLayer& ml) override {
+      if (ml.rank() == 3) ml.put(4, 8190, Words{1, 2});
+    }
+    void report(Report&) const override {}
+    bool data_verified() const override { return true; }
+  } fw;
+  auto sys = build_scc();
+  REQUIRE_THROWS_WITH(test::run_firmware(*sys, fw), Catch::Contains("outside the buffer"));
 }

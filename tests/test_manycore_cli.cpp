@@ -35,6 +35,27 @@ TEST_CASE("cli: a tilepro allreduce on the default 7x7 grid writes the collectiv
         Approx(j["collective"]["execution_cycles"].get<double>() / 700.0));
 }
 
+TEST_CASE("cli: an scc allreduce runs on its 48 cores at 1066 MHz", "[cli]") {
+  const std::string out = temp_path("scc.json");
+  Result r = run_collnoc("run --quiet --set platform=scc --set workload.kind=collective "
+                         "--set workload.collective=allreduce "
+                         "--set workload.algorithm=recursive_doubling --out " + out);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  std::ifstream in(out);
+  const auto j = nlohmann::json::parse(in);
+  CHECK(j["collective"]["data_verified"] == true);
+  CHECK(j["collective"]["per_core_cycles"].size() == 48);
+  CHECK(j["sim"]["topology"] == "6x4 mesh");
+  CHECK(j["collective"]["execution_us"].get<double>() ==
+        Approx(j["collective"]["execution_cycles"].get<double>() / 1066.0));
+  // The nocmsg set needs one core per tile.
+  Result refused = run_collnoc("run --quiet --set platform=scc --set workload.kind=collective "
+                               "--set workload.collective=reduce");
+  CHECK(refused.status == 2);
+  CHECK(refused.output.find("one core per tile") != std::string::npos);
+}
+
 TEST_CASE("cli: bad mesh collective input exits 2 naming the key", "[cli]") {
   const std::vector<std::pair<std::string, std::string>> bad = {
       {"--set workload.collective=allreduce --set workload.grid=9x9", "workload.grid"},
