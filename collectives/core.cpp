@@ -42,6 +42,18 @@ Cycle Core::now() const {
   return static_cast<Cycle>((sc_time_stamp() + offset_).value() / clock_.period().value());
 }
 
+void Core::mark_round(unsigned round) {
+  if (!traced_) return;
+  sync();  // the wave shows the change at this core's own cycle (waiting out run-ahead changes
+           // no result: what the core sends and receives is stamped with its own time)
+  round_ = round;
+}
+
+void Core::trace(sc_core::sc_trace_file* tf) {
+  traced_ = true;
+  sc_trace(tf, round_, std::string(name()) + ".round", 32);
+}
+
 void Core::compute(Cycle cycles) {
   offset_ += clock_.delay(cycles);
   if (offset_ >= clock_.delay(params_.quantum_cycles)) sync();

@@ -38,6 +38,9 @@ class Core : public sc_core::sc_module, public MessageLayer {
   Words recv(NodeId src) override;
   void compute(Cycle cycles) override;
   Cycle now() const override;
+  void mark_round(unsigned round) override;
+  // Records the round the firmware is in (`<name>.round`) to a VCD.
+  void trace(sc_core::sc_trace_file* tf);
   bool has_static_network() const override { return sn_socket.size() > 0; }
   void sn_configure(unsigned input, std::uint64_t outputs) override;
   void sn_send(const Words& data) override;
@@ -80,6 +83,8 @@ class Core : public sc_core::sc_module, public MessageLayer {
   Cycle finish_cycle_ = 0;
   NodeId waiting_for_ = kAnySource;
   std::uint64_t sent_ = 0, received_ = 0;
+  bool traced_ = false;
+  unsigned round_ = 0;
 };
 
 }  // namespace collnoc

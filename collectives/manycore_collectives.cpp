@@ -83,11 +83,13 @@ class MeshCollective : public CollectiveFirmware {
   // Up the tree: fold every child's message into `acc` (children first), then pass it on.
   template <typename Fold>
   void gather(MessageLayer& ml, const MeshTree& tree, unsigned me, Words& acc, Fold fold) {
+    ml.mark_round(1);  // up the tree
     for (unsigned child : tree.children(me)) fold(acc, recv(ml, child));
     if (tree.parent(me) >= 0) send(ml, static_cast<unsigned>(tree.parent(me)), acc);
   }
   // Down the tree: take `data` from the parent (the root has it) and hand it to every child.
   void scatter(MessageLayer& ml, const MeshTree& tree, unsigned me, Words& data) {
+    ml.mark_round(2);  // down the tree
     if (tree.parent(me) >= 0) data = recv(ml, static_cast<unsigned>(tree.parent(me)));
     for (unsigned child : tree.children(me)) send(ml, child, data);
   }
@@ -138,6 +140,7 @@ class MeshCollective : public CollectiveFirmware {
     ml.sn_configure(input, outputs);
   }
   void sn_broadcast(MessageLayer& ml, unsigned me, unsigned root, Words& data) {
+    ml.mark_round(2);  // down, on the static network
     if (me == root) {
       bytes_moved_ += 4ull * data.size();
       ml.sn_send(data);
@@ -324,6 +327,7 @@ class RecursiveDoublingAllreduce : public ReductionCollective {
     }
     if (newrank >= 0)
       for (unsigned mask = 1; mask < pof2; mask <<= 1) {
+        ml.mark_round(mask);
         const unsigned peer_new = static_cast<unsigned>(newrank) ^ mask;
         const unsigned peer = peer_new < rem ? peer_new * 2 + 1 : peer_new + rem;
         send(ml, peer, acc);
@@ -368,6 +372,7 @@ class PairwiseAlltoall : public AlltoallBase {
       : AlltoallBase(p, t, varying) {}
   void run_rank(MessageLayer& ml, unsigned me) override {
     for (unsigned s = 1; s < n_; ++s) {
+      ml.mark_round(s);
       const unsigned dst = (me + s) % n_, src = (me + n_ - s) % n_;
       send(ml, dst, message(me, dst));
       check(recv(ml, src), message(src, me), "message " + std::to_string(src) + " -> " + std::to_string(me));
@@ -433,6 +438,7 @@ class PatternAlltoall : public AlltoallBase {
     const bool sn = ml.has_static_network();
     if (sn) sn_route_broadcast(ml, me, centre_);
     for (std::size_t r = 0; r < rounds_.size(); ++r) {
+      ml.mark_round(static_cast<unsigned>(r + 1));
       if (rounds_[r][me] >= 0) swap_with(ml, me, static_cast<unsigned>(rounds_[r][me]));
       const std::vector<int>& parent = trees_[r];
       Words count{1};

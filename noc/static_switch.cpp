@@ -1,5 +1,7 @@
 #include "noc/static_switch.hpp"
 
+#include <algorithm>
+
 namespace collnoc {
 
 void validate(const StaticSwitchParams& p) {
@@ -43,6 +45,7 @@ void StaticSwitch::configure(unsigned input, std::uint64_t outputs, Cycle effect
 }
 
 void StaticSwitch::evaluate(Cycle now) {
+  if (!trace_valid_.empty()) std::fill(trace_valid_.begin(), trace_valid_.end(), 0);
   for_each_pending(credit_pending_, [&](unsigned p) {
     Output& o = out_[p];
     while (o.link->credit_ready(now)) {
@@ -63,6 +66,7 @@ void StaticSwitch::evaluate(Cycle now) {
   if (has_pending_ && pending_.effective <= now) {
     route_ = pending_;
     has_pending_ = false;
+    trace_route_input_ = route_.input;
   }
   if (route_.outputs == 0 || in_buf_[route_.input].empty()) return;
   for (unsigned p = 0; p < ports_; ++p)
@@ -73,6 +77,7 @@ void StaticSwitch::evaluate(Cycle now) {
     out_[p].link->send(f, now);
     --out_[p].credits;
     ++out_[p].flits;
+    if (!trace_valid_.empty()) trace_valid_[p] = 1;
     ++net_.flit_moves;
   }
   in_buf_[route_.input].pop_front();
@@ -91,6 +96,16 @@ Cycle StaticSwitch::next_work_cycle(Cycle now) const {
   for (std::uint64_t bits = flit_pending_; bits; bits &= bits - 1)
     next = std::min(next, in_links_[__builtin_ctzll(bits)]->next_flit_cycle());
   return next;
+}
+
+void StaticSwitch::trace(sc_core::sc_trace_file* tf, const Topology& topo) {
+  trace_valid_.assign(ports_, 0);
+  trace_route_input_ = ports_;
+  set_always_on(true);
+  const std::string base = std::string(name()) + ".";
+  for (unsigned p = 0; p < ports_; ++p)
+    if (out_[p].link) sc_core::sc_trace(tf, trace_valid_[p], base + "out_valid_" + topo.port_name(p), 1);
+  sc_core::sc_trace(tf, trace_route_input_, base + "route_input", 8);
 }
 
 }  // namespace collnoc

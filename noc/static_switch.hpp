@@ -11,6 +11,7 @@
 #include "noc/clock.hpp"
 #include "noc/link.hpp"
 #include "noc/network_context.hpp"
+#include "noc/topology.hpp"
 
 namespace collnoc {
 
@@ -39,6 +40,9 @@ class StaticSwitch : public ClockedModule {
   std::uint64_t configurations() const { return configurations_; }
   unsigned config_cycles() const { return params_.config_cycles; }
   unsigned buffered_flits() const { return buffered_; }
+  // Records, per output, whether a flit left this cycle (`<name>.out_valid_<port>`), and the
+  // route's input port (`<name>.route_input`, the port count when none); evaluates every cycle.
+  void trace(sc_core::sc_trace_file* tf, const Topology& topo);
 
  protected:
   void evaluate(Cycle now) override;
@@ -64,6 +68,8 @@ class StaticSwitch : public ClockedModule {
   Route route_, pending_;
   bool has_pending_ = false;
   unsigned buffered_ = 0;
+  std::vector<std::uint8_t> trace_valid_;  // per output; empty unless traced
+  unsigned trace_route_input_ = 0;
   std::uint64_t configurations_ = 0;
 };
 

@@ -155,7 +155,14 @@ void NocSystem::trace(sc_trace_file* tf, const std::vector<RouterId>& routers,
       signal(kBit, base + ".eject_valid");
       signal(kDec, base + ".eject_packet[31:0]");
       signal(kDec, base + ".source_queue[15:0]");
+      if (!cores_.empty()) {  // which round of its collective the core is in
+        Core& core = *cores_[topology_->endpoint_at(r, i)];
+        core.trace(tf);
+        label(core.name());
+        signal(kDec, std::string(core.name()) + ".round[31:0]");
+      }
     }
+    trace_node(tf, r, gtkw);
     gtkw << "@1000200\n-node " << r << "\n";
   }
 }

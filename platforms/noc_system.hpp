@@ -70,6 +70,8 @@ class NocSystem : public sc_core::sc_module {
  protected:
   // Called by attach_firmware once the cores exist (to bind them to added blocks).
   virtual void on_cores_attached() {}
+  // Traces the added blocks of node `r` into `tf` and lists them in its GTKWave group.
+  virtual void trace_node(sc_core::sc_trace_file*, RouterId, std::ostream&) const {}
 
  private:
   std::unique_ptr<Topology> topology_;

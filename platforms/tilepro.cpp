@@ -40,6 +40,16 @@ void TileProSystem::on_cores_attached() {
   for (std::size_t n = 0; n < cores().size(); ++n) cores()[n]->sn_socket.bind(sn_ports_[n]->socket);
 }
 
+void TileProSystem::trace_node(sc_core::sc_trace_file* tf, RouterId r, std::ostream& gtkw) const {
+  StaticSwitch& sw = *switches_[r];
+  sw.trace(tf, topology());
+  const std::string base = std::string("SystemC.") + sw.name();
+  gtkw << "@200\n-" << sw.basename() << " (static network)\n";
+  for (unsigned p = 0; p < sw.ports(); ++p)
+    if (sw.output_connected(p)) gtkw << "@28\n" << base << ".out_valid_" << topology().port_name(p) << "\n";
+  gtkw << "@24\n" << base << ".route_input[7:0]\n";
+}
+
 void TileProSystem::report(Report& out) const {
   std::uint64_t flits = 0, configurations = 0;
   for (const auto& s : switches_) {

@@ -19,6 +19,7 @@ class TileProSystem : public NocSystem {
 
  protected:
   void on_cores_attached() override;
+  void trace_node(sc_core::sc_trace_file* tf, RouterId r, std::ostream& gtkw) const override;
 
  private:
   std::vector<std::unique_ptr<StaticSwitch>> switches_;

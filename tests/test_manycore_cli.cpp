@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -54,6 +55,23 @@ TEST_CASE("cli: an scc allreduce runs on its 48 cores at 1066 MHz", "[cli]") {
                                "--set workload.collective=reduce");
   CHECK(refused.status == 2);
   CHECK(refused.output.find("one core per tile") != std::string::npos);
+}
+
+TEST_CASE("cli: tilepro waves show UDN and SN links and each core's round", "[cli]") {
+  const std::string vcd = temp_path("a2a.vcd");
+  Result r = run_collnoc(kTilePro + "--set workload.collective=alltoall --set workload.grid=3x3 "
+                         "--trace-nodes 0,9 --vcd " + vcd + " --out " + temp_path("a2a.json"));
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  std::ifstream v(vcd), g(vcd + ".gtkw");
+  std::stringstream vs, gs;
+  vs << v.rdbuf();
+  gs << g.rdbuf();
+  for (const char* name : {"out_valid", "round", "sn_switch9", "out_valid_E", "route_input"}) {
+    INFO(name);
+    CHECK(vs.str().find(name) != std::string::npos);
+    CHECK(gs.str().find(name) != std::string::npos);
+  }
 }
 
 TEST_CASE("cli: bad mesh collective input exits 2 naming the key", "[cli]") {
