@@ -4,11 +4,33 @@
 #include <sstream>
 
 #include "collectives/total_exchange.hpp"
+#include "collectives/manycore_collectives.hpp"
+#include "noc/random.hpp"
 
 namespace collnoc {
 
 const std::vector<CollectiveEntry>& collective_algorithms() {
+  namespace mc = manycore;
   static const std::vector<CollectiveEntry> table = {
+      // 2-D mesh sub-grid (workload.grid); docs/manycore.md
+      {"alltoall", "nocmsg", "pattern rounds on disjoint links, a barrier after each",
+       mc::nocmsg_alltoall},
+      {"alltoall", "pairwise", "N-1 stages: send to rank+s, receive from rank-s",
+       mc::pairwise_alltoall},
+      {"alltoallv", "nocmsg", "nocmsg alltoall with sizes per pair", mc::nocmsg_alltoallv},
+      {"alltoallv", "pairwise", "pairwise alltoall with sizes per pair", mc::pairwise_alltoallv},
+      {"barrier", "nocmsg", "tree of mesh links rooted at the grid centre", mc::nocmsg_barrier},
+      {"barrier", "central", "every rank reports to rank 0, which releases all",
+       mc::central_barrier},
+      {"broadcast", "nocmsg", "static network tree, one route per tile", mc::nocmsg_broadcast},
+      {"broadcast", "binomial", "binomial tree from workload.root", mc::binomial_broadcast},
+      {"reduce", "nocmsg", "columns into the root's row, the row into the root",
+       mc::nocmsg_reduce},
+      {"reduce", "binomial", "binomial tree to workload.root", mc::binomial_reduce},
+      {"allreduce", "reduce_broadcast", "nocmsg reduce, then static network broadcast",
+       mc::reduce_broadcast_allreduce},
+      {"allreduce", "recursive_doubling", "exchanges at distance 1, 2, 4, ...",
+       mc::recursive_doubling_allreduce},
       {"total_exchange", "hdn",
        "SPEC 4.3 on platform hdn: cross-edge swap, cluster exchange, cross-edge transfer, "
        "cluster exchange, recursively; messages packed",
@@ -52,17 +74,38 @@ const CollectiveEntry& lookup_collective(const FirmwareParams& p) {
 }
 
 CollectiveFirmware::CollectiveFirmware(const FirmwareParams& p, unsigned cores)
-    : p_(p), cores_(cores), start_(cores, 0), finish_(cores, 0) {}
+    : p_(p), cores_(cores), start_(std::size_t{p.repetitions} * cores, 0),
+      finish_(start_.size(), 0) {
+  if (p.repetitions < 1)
+    throw ParamError("workload.repetitions", std::to_string(p.repetitions), "must be >= 1");
+}
 
 void CollectiveFirmware::run(MessageLayer& ml) {
-  start_[ml.rank()] = ml.now();
-  body(ml);
-  finish_[ml.rank()] = ml.now();
+  const int rank = group_rank(ml.rank());
+  if (rank < 0) return;
+  for (unsigned rep = 0; rep < p_.repetitions; ++rep) {
+    // Each repetition starts after a random delay of this core's (workload.start_skew_cycles);
+    // repetitions follow each other without a barrier, as an application's loop would.
+    if (p_.start_skew_cycles > 0)
+      ml.compute(hash64(hash64(p_.seed, 0x5e3e), (std::uint64_t{rep} << 32) | rank) %
+                 (p_.start_skew_cycles + 1));
+    const std::size_t i = std::size_t{rep} * cores_ + rank;
+    start_[i] = ml.now();
+    body(ml);
+    finish_[i] = ml.now();
+  }
+}
+
+Cycle CollectiveFirmware::repetition_cycles(unsigned rep) const {
+  const auto first = start_.begin() + std::size_t{rep} * cores_;
+  const auto last = finish_.begin() + std::size_t{rep} * cores_;
+  return *std::max_element(last, last + cores_) - *std::min_element(first, first + cores_);
 }
 
 Cycle CollectiveFirmware::completion_cycles() const {
-  return *std::max_element(finish_.begin(), finish_.end()) -
-         *std::min_element(start_.begin(), start_.end());
+  Cycle sum = 0;
+  for (unsigned rep = 0; rep < p_.repetitions; ++rep) sum += repetition_cycles(rep);
+  return sum / p_.repetitions;
 }
 
 void CollectiveFirmware::check(const Words& got, const Words& want, const std::string& what) {
@@ -87,9 +130,21 @@ void CollectiveFirmware::report(Report& out) const {
   out.set("collective.algorithm", p_.algorithm);
   out.set("collective.execution_cycles", execution_cycles());
   out.set("collective.completion_cycles", completion_cycles());
-  std::vector<std::uint64_t> per_core(cores_);
-  for (unsigned c = 0; c < cores_; ++c) per_core[c] = finish_[c] - start_[c];
+  std::vector<std::uint64_t> per_core(cores_, 0), per_repetition;
+  for (unsigned rep = 0; rep < p_.repetitions; ++rep) {
+    per_repetition.push_back(repetition_cycles(rep));
+    for (unsigned c = 0; c < cores_; ++c)
+      per_core[c] += finish_[rep * cores_ + c] - start_[rep * cores_ + c];
+  }
+  for (std::uint64_t& c : per_core) c /= p_.repetitions;
   out.set("collective.per_core_cycles", per_core);
+  double mean = 0, variance = 0;
+  for (std::uint64_t c : per_repetition) mean += static_cast<double>(c) / p_.repetitions;
+  for (std::uint64_t c : per_repetition)
+    variance += (static_cast<double>(c) - mean) * (static_cast<double>(c) - mean) / p_.repetitions;
+  out.set("collective.repetitions", static_cast<std::uint64_t>(p_.repetitions));
+  out.set("collective.repetition_cycles", per_repetition);
+  out.set("collective.variance_cycles2", variance);
   out.set("collective.messages_checked", checked_);
   out.set("collective.data_verified", data_verified());
   report_more(out);

@@ -25,9 +25,11 @@ std::vector<std::string> collective_names();
 // ParamError naming workload.collective or workload.algorithm otherwise.
 const CollectiveEntry& lookup_collective(const FirmwareParams& p);
 
-// Base of collective firmware. run() stamps this core's start and finish around body();
-// report() writes collective.name, .algorithm, .execution_cycles (first start to last finish),
-// .per_core_cycles, .messages_checked and .data_verified, then whatever report_more() adds.
+// Base of collective firmware (`cores`: the size of its group). run() calls body()
+// workload.repetitions times, each after a random start skew, and stamps this core's start and
+// finish around each; report() writes collective.name, .algorithm, .execution_cycles (first
+// start to last finish, mean over repetitions), .per_core_cycles, .variance_cycles2,
+// .messages_checked and .data_verified, then whatever report_more() adds.
 class CollectiveFirmware : public Firmware {
  public:
   CollectiveFirmware(const FirmwareParams& p, unsigned cores);
@@ -39,13 +41,17 @@ class CollectiveFirmware : public Firmware {
  protected:
   virtual void body(MessageLayer& ml) = 0;
   virtual void report_more(Report&) const {}
+  // This core's rank in the collective's group (0 .. cores-1), or -1 when it takes no part and
+  // idles (a sub-grid communicator). Default: every core, by its id.
+  virtual int group_rank(NodeId core) const { return static_cast<int>(core); }
   // Compares what arrived with what should have; the first mismatch is kept for failure().
   void check(const Words& got, const Words& want, const std::string& what);
   // Records a failure that is not a word mismatch (a wrong length, a missing datum).
   void fail(const std::string& why);
-  // collective.execution_cycles; by default the completion time (first start, last finish).
+  // collective.execution_cycles; by default the completion time.
   virtual Cycle execution_cycles() const { return completion_cycles(); }
-  Cycle completion_cycles() const;
+  Cycle completion_cycles() const;  // first start to last finish, mean over repetitions
+  Cycle repetition_cycles(unsigned rep) const;
 
   FirmwareParams p_;
   unsigned cores_;

@@ -1,12 +1,14 @@
 #include "collectives/core.hpp"
 
+#include "ni/static_network_port.hpp"
+
 namespace collnoc {
 
 using namespace sc_core;
 
 Core::Core(sc_module_name name, Clock& clock, NodeId rank, unsigned cores, Firmware& program,
            const CoreParams& params)
-    : sc_module(name), socket("socket"), clock_(clock), rank_(rank), cores_(cores),
+    : sc_module(name), socket("socket"), sn_socket("sn_socket"), clock_(clock), rank_(rank), cores_(cores),
       program_(program), params_(params), offset_(SC_ZERO_TIME) {
   SC_HAS_PROCESS(Core);
   SC_THREAD(thread);
@@ -27,16 +29,29 @@ void Core::sync() {
   }
 }
 
-void Core::transport() {
+void Core::transport(tlm_utils::simple_initiator_socket_optional<Core>* sn) {
   // The command rides on the payload only for the call: a payload deletes the extensions it
   // still holds when it is destroyed, and cmd_ is a member.
   gp_.set_extension(&cmd_);
-  socket->b_transport(gp_, offset_);
+  if (sn) (*sn)->b_transport(gp_, offset_);
+  else socket->b_transport(gp_, offset_);
   gp_.clear_extension(&cmd_);
 }
 
 Cycle Core::now() const {
   return static_cast<Cycle>((sc_time_stamp() + offset_).value() / clock_.period().value());
+}
+
+void Core::mark_round(unsigned round) {
+  if (!traced_) return;
+  sync();  // the wave shows the change at this core's own cycle (waiting out run-ahead changes
+           // no result: what the core sends and receives is stamped with its own time)
+  round_ = round;
+}
+
+void Core::trace(sc_core::sc_trace_file* tf) {
+  traced_ = true;
+  sc_trace(tf, round_, std::string(name()) + ".round", 32);
 }
 
 void Core::compute(Cycle cycles) {
@@ -58,7 +73,9 @@ void Core::command(tlm::tlm_command c, std::uint64_t address, const Words* data,
   gp_.set_data_length(data ? static_cast<unsigned>(data->size() * 4) : 0);
   gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   transport();
-  if (!gp_.is_response_ok()) SC_REPORT_ERROR("collnoc/core", "NI refused a command");
+  if (!gp_.is_response_ok())
+    SC_REPORT_ERROR("collnoc/core",
+                    "NI refused a command (a put or get outside the buffer, or a bad XOR pair?)");
 }
 
 void Core::send(NodeId dst, const Words& data, const SendOptions& opt) {
@@ -102,7 +119,7 @@ Words Core::recv(NodeId src) { return receive(src).words; }
 
 Message Core::recv_any() { return receive(kAnySource); }
 
-Message Core::receive(NodeId src) {
+Message Core::receive(NodeId src, bool mpb_reply) {
   Message m;
   sync();
   waiting_for_ = src;
@@ -110,7 +127,9 @@ Message Core::receive(NodeId src) {
   for (;;) {
     cmd_.peer = src;
     cmd_.received = &m.words;
+    cmd_.mpb_reply = mpb_reply;
     command(tlm::TLM_READ_COMMAND, kRecvAddress, nullptr, SendOptions{});
+    cmd_.mpb_reply = false;
     if (cmd_.found) break;
     if (cmd_.next_available == kNever) wait(*cmd_.arrival);
     else wait(clock_.delay(cmd_.next_available - clock_.now()), *cmd_.arrival);
@@ -124,6 +143,82 @@ Message Core::receive(NodeId src) {
   m.sent_cycle = cmd_.received_sent_cycle;
   m.arrival_cycle = cmd_.received_arrival_cycle;
   return m;
+}
+
+void Core::put(NodeId dst, std::uint32_t offset, const Words& data) {
+  Words message{offset};
+  message.insert(message.end(), data.begin(), data.end());
+  SendOptions opt;
+  opt.kind = kMpbPutKind;
+  send(dst, message, opt);
+}
+
+Words Core::get(NodeId src, std::uint32_t offset, std::size_t words) {
+  SendOptions opt;
+  opt.kind = kMpbGetKind;
+  send(src, Words{offset, static_cast<std::uint32_t>(words)}, opt);
+  return receive(src, true).words;
+}
+
+void Core::mpb_access(tlm::tlm_command command, std::uint32_t offset, std::uint32_t* data,
+                      std::size_t words) {
+  gp_.set_command(command);
+  gp_.set_address(kMpbAddress + offset);
+  gp_.set_data_ptr(reinterpret_cast<unsigned char*>(data));
+  gp_.set_data_length(static_cast<unsigned>(words * 4));
+  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  transport();
+  if (!gp_.is_response_ok())
+    SC_REPORT_ERROR("collnoc/core", "access outside the message-passing buffer (or none here)");
+}
+
+void Core::mpb_write(std::uint32_t offset, const Words& data) {
+  mpb_access(tlm::TLM_WRITE_COMMAND, offset, const_cast<std::uint32_t*>(data.data()), data.size());
+}
+
+Words Core::mpb_read(std::uint32_t offset, std::size_t words) {
+  sync();  // what the buffer holds depends on other cores' puts
+  Words out(words);
+  mpb_access(tlm::TLM_READ_COMMAND, offset, out.data(), words);
+  return out;
+}
+
+void Core::sn_write(std::uint64_t address, const Words& data) {
+  if (!has_static_network()) SC_REPORT_ERROR("collnoc/core", "this tile has no static network");
+  gp_.set_command(tlm::TLM_WRITE_COMMAND);
+  gp_.set_address(address);
+  gp_.set_data_ptr(reinterpret_cast<unsigned char*>(const_cast<std::uint32_t*>(data.data())));
+  gp_.set_data_length(static_cast<unsigned>(data.size() * 4));
+  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  transport(&sn_socket);
+  if (!gp_.is_response_ok()) SC_REPORT_ERROR("collnoc/core", "static network port refused a write");
+  if (offset_ >= clock_.delay(params_.quantum_cycles)) sync();
+}
+
+void Core::sn_configure(unsigned input, std::uint64_t outputs) {
+  sn_write(kSnConfigAddress, Words{input, static_cast<std::uint32_t>(outputs),
+                                   static_cast<std::uint32_t>(outputs >> 32)});
+}
+
+void Core::sn_send(const Words& data) { sn_write(kSnSendAddress, data); }
+
+Words Core::sn_recv(std::size_t words) {
+  if (!has_static_network()) SC_REPORT_ERROR("collnoc/core", "this tile has no static network");
+  Words out(words);
+  sync();
+  for (;;) {
+    gp_.set_command(tlm::TLM_READ_COMMAND);
+    gp_.set_address(kSnRecvAddress);
+    gp_.set_data_ptr(reinterpret_cast<unsigned char*>(out.data()));
+    gp_.set_data_length(static_cast<unsigned>(words * 4));
+    gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    transport(&sn_socket);
+    if (!gp_.is_response_ok()) SC_REPORT_ERROR("collnoc/core", "static network port refused a read");
+    if (cmd_.found) break;
+    wait(*cmd_.arrival);
+  }
+  ++received_;
+  return out;
 }
 
 }  // namespace collnoc

@@ -25,6 +25,8 @@ struct CoreParams {
 class Core : public sc_core::sc_module, public MessageLayer {
  public:
   tlm_utils::simple_initiator_socket<Core> socket;
+  // To the tile's static network port, on platforms that have one (tilepro).
+  tlm_utils::simple_initiator_socket_optional<Core> sn_socket;
 
   Core(sc_core::sc_module_name name, Clock& clock, NodeId rank, unsigned cores, Firmware& program,
        const CoreParams& params = {});
@@ -40,6 +42,17 @@ class Core : public sc_core::sc_module, public MessageLayer {
   void xor_words(const Words& a, const Words& b, const SendOptions& opt) override;
   void compute(Cycle cycles) override;
   Cycle now() const override;
+  void mark_round(unsigned round) override;
+  // Records the round the firmware is in (`<name>.round`) to a VCD.
+  void trace(sc_core::sc_trace_file* tf);
+  bool has_static_network() const override { return sn_socket.size() > 0; }
+  void sn_configure(unsigned input, std::uint64_t outputs) override;
+  void sn_send(const Words& data) override;
+  Words sn_recv(std::size_t words) override;
+  void put(NodeId dst, std::uint32_t offset, const Words& data) override;
+  Words get(NodeId src, std::uint32_t offset, std::size_t words) override;
+  void mpb_write(std::uint32_t offset, const Words& data) override;
+  Words mpb_read(std::uint32_t offset, std::size_t words) override;
 
   bool finished() const { return finished_; }
   // Called once, when the firmware has returned on this core.
@@ -54,11 +67,17 @@ class Core : public sc_core::sc_module, public MessageLayer {
  private:
   void thread();
   void sync();
-  void transport();
+  void transport(tlm_utils::simple_initiator_socket_optional<Core>* sn = nullptr);
   void command(tlm::tlm_command c, std::uint64_t address, const Words* data,
                const SendOptions& opt);
-  Message receive(NodeId src);
+  // Waits for the next message from `src` (kAnySource: anyone; a get's reply when `mpb_reply`).
+  Message receive(NodeId src, bool mpb_reply = false);
   void xor_command(std::uint64_t address, const Words& a, const Words& b, const SendOptions& opt);
+  // A write of `data` to the static network port at `address`.
+  void sn_write(std::uint64_t address, const Words& data);
+  // Reads or writes this core's buffer at `offset` through the NI.
+  void mpb_access(tlm::tlm_command command, std::uint32_t offset, std::uint32_t* data,
+                  std::size_t words);
   Clock& clock_;
   NodeId rank_;
   unsigned cores_;
@@ -74,6 +93,8 @@ class Core : public sc_core::sc_module, public MessageLayer {
   NodeId waiting_for_ = kAnySource;
   bool receiving_ = false;
   std::uint64_t sent_ = 0, received_ = 0;
+  bool traced_ = false;
+  unsigned round_ = 0;
 };
 
 }  // namespace collnoc

@@ -30,6 +30,14 @@ struct FirmwareParams {
   std::string algorithm;        // workload.algorithm; empty: the collective's first algorithm
   AllToAllParams all_to_all;    // workload.kind = all_to_all_broadcast
   MessageCost neighbour_cost;   // from the system's parameters, for closed forms
+  // collectives on a 2-D mesh (collectives/manycore_collectives.hpp)
+  std::string grid;                    // workload.grid: ranks' sub-grid "AxB"; empty: whole mesh
+  std::uint64_t message_bytes = 128;   // workload.message_bytes: per message (per rank pair)
+  unsigned root = 0;                   // workload.root: rank of broadcast / reduce
+  std::string reduce_op = "sum";       // workload.reduce_op: sum, max, min
+  std::string element_type = "int32";  // workload.element_type: int32, double
+  unsigned repetitions = 1;            // workload.repetitions: runs of the collective
+  Cycle start_skew_cycles = 0;         // workload.start_skew_cycles: random delay before each
 };
 
 // One program object for the whole system; run() is called once per core, from that core's

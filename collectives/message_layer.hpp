@@ -57,6 +57,29 @@ class MessageLayer {
   virtual void compute(Cycle cycles) = 0;
   // This core's current cycle (including time it has run ahead).
   virtual Cycle now() const = 0;
+  // Which round (step, phase) of its program this core is in, for waves; no effect otherwise.
+  virtual void mark_round(unsigned) {}
+
+  // Static network (platform tilepro's SN), where the tile has one; elsewhere a fault.
+  virtual bool has_static_network() const { return false; }
+  // Routes this tile's switch from input port `input` to the output ports set in `outputs`
+  // (ports as the topology numbers them; the local port delivers to this core). The core
+  // waits sn.config_cycles, until the route is in force.
+  virtual void sn_configure(unsigned input, std::uint64_t outputs);
+  // Injects `data` into this tile's switch (local input); returns once the port has it.
+  virtual void sn_send(const Words& data);
+  // Blocks until `words` words have arrived from the switch, and takes them.
+  virtual Words sn_recv(std::size_t words);
+
+  // Message-passing buffers (platform scc), one-sided. put: writes `data` into core `dst`'s
+  // buffer at byte `offset` and returns once the NI has it (the owner is not told: firmware
+  // puts a flag after the data). get: reads `words` words at `offset` of core `src`'s buffer,
+  // blocking until they are back. Elsewhere a fault, as is an access outside the buffer.
+  virtual void put(NodeId dst, std::uint32_t offset, const Words& data);
+  virtual Words get(NodeId src, std::uint32_t offset, std::size_t words);
+  // This core's own buffer, directly (1 cycle, no network).
+  virtual void mpb_write(std::uint32_t offset, const Words& data);
+  virtual Words mpb_read(std::uint32_t offset, std::size_t words);
 };
 
 }  // namespace collnoc

@@ -31,7 +31,7 @@ NetworkInterface::NetworkInterface(sc_module_name name, Clock& clock, NodeId id,
                                    const NetworkInterfaceParams& params,
                                    const RouterParams& router, NetworkContext& net)
     : ClockedModule(name, clock), socket("socket"), id_(id), params_(params), router_(router),
-      net_(net), xor_engine_("xor_engine", params.xor_engine) {
+      net_(net), xor_engine_("xor_engine", params.xor_engine), mpb_(params.mpb_bytes) {
   validate(params_);
   socket.register_b_transport(this, &NetworkInterface::b_transport);
   credits_.assign(router.vcs, router.buffer_flits);
@@ -78,34 +78,6 @@ void NetworkInterface::enqueue(TxMessage&& m) {
       std::max<std::uint64_t>(counters_.max_source_queue_packets, queued_packets_);
 }
 
-NetworkInterface::TxMessage NetworkInterface::message_for(NodeId dst, const NiCommand& cmd,
-                                                           Cycle issue,
-                                                           std::vector<std::uint32_t> words) {
-  TxMessage m;
-  m.words = std::move(words);
-  if (dst >= next_seq_out_.size()) next_seq_out_.resize(dst + 1, 0);
-  m.hdr.src = id_;
-  m.hdr.dst = dst;
-  m.hdr.created_cycle = issue;
-  m.hdr.message_seq = next_seq_out_[dst]++;
-  m.hdr.message_words = static_cast<std::uint32_t>(m.words.size());
-  m.hdr.vc_class = cmd.vc_class;
-  m.hdr.kind = cmd.kind;
-  m.hdr.tag = cmd.tag;
-  m.hdr.element_type = cmd.element_type;
-  m.hdr.measured = in_window(issue);
-  m.packets_left = packets_for(m.hdr.message_words);
-  counters_.packets_created += m.packets_left;
-  counters_.flits_created += flits_for(m.hdr.message_words);
-  if (m.hdr.measured) {
-    counters_.measured_created += m.packets_left;
-    net_.measured_outstanding += m.packets_left;
-    counters_.window_flits_created += flits_for(m.hdr.message_words);
-  }
-  ++counters_.messages_sent;
-  return m;
-}
-
 Cycle NetworkInterface::code(const std::uint32_t* pair, std::size_t words, Cycle earliest,
                              std::vector<std::uint32_t>& coded) {
   const Cycle accept = std::max(earliest, xor_next_accept_);
@@ -131,12 +103,16 @@ void NetworkInterface::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay)
   const auto* data = reinterpret_cast<const std::uint32_t*>(gp.get_data_ptr());
   const std::size_t words = gp.get_data_length() / 4;
   if (gp.is_write() && gp.get_address() == kSendAddress) {
-    TxMessage m = message_for(cmd->peer, *cmd, issue, std::vector<std::uint32_t>(data, data + words));
-    m.ready = issue + params_.send_overhead_cycles;
-    const Cycle ready = m.ready;
-    enqueue(std::move(m));
+    std::vector<std::uint32_t> message(data, data + words);
+    // A put or get must fit the buffers (every NI has the same size).
+    const bool put = cmd->kind == kMpbPutKind, get = cmd->kind == kMpbGetKind;
+    if ((put || get) && (message.size() < (put ? 1u : 2u) ||
+                         !mpb_.holds(message[0], put ? message.size() - 1 : message[1]))) {
+      gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+      return;
+    }
+    queue_message(cmd->peer, std::move(message), *cmd, issue, issue + params_.send_overhead_cycles);
     delay += clock().delay(params_.send_overhead_cycles);
-    wake_at(ready);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
@@ -164,17 +140,14 @@ void NetworkInterface::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay)
     } else {
       const Cycle ready = code(data, n, issue + params_.send_overhead_cycles, coded);
       const std::vector<NodeId> one{cmd->peer};
-      for (NodeId dst : cmd->destinations ? *cmd->destinations : one) {
-        TxMessage m = message_for(dst, *cmd, issue, coded);
-        m.ready = ready;
-        enqueue(std::move(m));
-      }
+      for (NodeId dst : cmd->destinations ? *cmd->destinations : one)
+        queue_message(dst, std::vector<std::uint32_t>(coded), *cmd, issue, ready);
       delay += clock().delay(params_.send_overhead_cycles);
-      wake_at(ready);
     }
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
+  if (mpb_access(gp, delay)) return;
   if (gp.is_read() && gp.get_address() == kRecvAddress) {
     cmd->found = false;
     cmd->next_available = kNever;
@@ -184,6 +157,7 @@ void NetworkInterface::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay)
         continue;
       }
       if (cmd->peer != kAnySource && it->src != cmd->peer) continue;
+      if ((it->message.kind == kMpbReplyKind) != cmd->mpb_reply) continue;
       cmd->found = true;
       cmd->source = it->src;
       cmd->received_kind = it->message.kind;
@@ -201,6 +175,72 @@ void NetworkInterface::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay)
     return;
   }
   gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+}
+
+// Queues a message for `dst` with the command's header fields, ready for injection at `ready`.
+void NetworkInterface::queue_message(NodeId dst, std::vector<std::uint32_t>&& words,
+                                     const NiCommand& cmd, Cycle issue, Cycle ready) {
+  TxMessage m;
+  m.words = std::move(words);
+  if (dst >= next_seq_out_.size()) next_seq_out_.resize(dst + 1, 0);
+  m.hdr.src = id_;
+  m.hdr.dst = dst;
+  m.hdr.created_cycle = issue;
+  m.hdr.message_seq = next_seq_out_[dst]++;
+  m.hdr.message_words = static_cast<std::uint32_t>(m.words.size());
+  m.hdr.vc_class = cmd.vc_class;
+  m.hdr.kind = cmd.kind;
+  m.hdr.tag = cmd.tag;
+  m.hdr.element_type = cmd.element_type;
+  m.hdr.measured = in_window(issue);
+  m.ready = ready;
+  m.packets_left = packets_for(m.hdr.message_words);
+  counters_.packets_created += m.packets_left;
+  counters_.flits_created += flits_for(m.hdr.message_words);
+  if (m.hdr.measured) {
+    counters_.measured_created += m.packets_left;
+    net_.measured_outstanding += m.packets_left;
+    counters_.window_flits_created += flits_for(m.hdr.message_words);
+  }
+  enqueue(std::move(m));
+  ++counters_.messages_sent;
+  wake_at(ready);
+}
+
+bool NetworkInterface::serve_mpb(NodeId src, std::uint8_t kind,
+                                 const std::vector<std::uint32_t>& words, Cycle ready) {
+  if (kind == kMpbPutKind) {  // the sender checked the range against its own, equal, buffer
+    mpb_.write(words[0], words.data() + 1, words.size() - 1);
+    ++counters_.mpb_puts;
+    return true;
+  }
+  if (kind == kMpbGetKind) {
+    std::vector<std::uint32_t> reply(words[1]);
+    mpb_.read(words[0], reply.data(), reply.size());
+    NiCommand answer;
+    answer.kind = kMpbReplyKind;
+    queue_message(src, std::move(reply), answer, ready, ready);
+    ++counters_.mpb_gets;
+    return true;
+  }
+  return false;
+}
+
+// The core reads or writes its own message-passing buffer: one cycle, no network.
+bool NetworkInterface::mpb_access(tlm::tlm_generic_payload& gp, sc_time& delay) {
+  const std::uint64_t address = gp.get_address();
+  if (address < kMpbAddress || mpb_.size_bytes() == 0) return false;
+  const std::uint64_t offset = address - kMpbAddress, count = gp.get_data_length() / 4;
+  if (!mpb_.holds(offset, count)) {
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return true;
+  }
+  auto* data = reinterpret_cast<std::uint32_t*>(gp.get_data_ptr());
+  if (gp.is_write()) mpb_.write(offset, data, count);
+  else mpb_.read(offset, data, count);
+  delay += clock().delay(1);
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  return true;
 }
 
 void NetworkInterface::generate(Cycle now) {
@@ -488,11 +528,14 @@ void NetworkInterface::complete_message(NodeId src, std::uint32_t seq, RxMessage
        it = out_of_order_.find(base | next_seq_in_[src])) {
     const Cycle available = std::max(it->second.ready + 1, last_delivery_[src]);
     last_delivery_[src] = available;
-    delivery_queue_.push_back(Delivered{src, available, std::move(it->second)});
+    // Puts and gets are the buffer's business; everything else goes to the core.
+    if (!serve_mpb(src, it->second.kind, it->second.words, available)) {
+      delivery_queue_.push_back(Delivered{src, available, std::move(it->second)});
+      delivered_.notify(clock().delay(available - now));
+    }
     out_of_order_.erase(it);
     ++next_seq_in_[src];
     ++counters_.messages_delivered;
-    delivered_.notify(clock().delay(available - now));
   }
   counters_.max_delivery_queue_messages =
       std::max<std::uint64_t>(counters_.max_delivery_queue_messages, delivery_queue_.size());

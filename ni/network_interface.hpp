@@ -15,6 +15,7 @@
 
 #include "ni/ni_protocol.hpp"
 #include "ni/compression.hpp"
+#include "ni/message_passing_buffer.hpp"
 #include "ni/payload.hpp"
 #include "ni/traffic.hpp"
 #include "ni/xor_engine.hpp"
@@ -32,6 +33,7 @@ struct NetworkInterfaceParams {
   unsigned recv_overhead_cycles = 1;   // NI hands a message to the core
   CompressionParams compression;       // policy never: no codec on the path
   XorEngineParams xor_engine;          // network coding (nc.xor_latency_cycles)
+  unsigned mpb_bytes = 0;              // message-passing buffer beside the NI (SCC); 0 = none
 
   unsigned words_per_flit() const { return flit_width_bits / 32; }
   unsigned ejection_buffer(const RouterParams& router) const {
@@ -65,6 +67,7 @@ struct NiCounters {
   std::uint64_t max_delivery_queue_messages = 0;
   // network coding: the XOR engine's pairs (coding and decoding) and its busy cycles
   std::uint64_t xor_operations = 0, xor_busy_cycles = 0;
+  std::uint64_t mpb_puts = 0, mpb_gets = 0;  // served by this NI's message-passing buffer
 };
 
 class NetworkInterface : public ClockedModule {
@@ -124,12 +127,18 @@ class NetworkInterface : public ClockedModule {
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void enqueue(TxMessage&& m);
-  TxMessage message_for(NodeId dst, const NiCommand& cmd, Cycle issue,
-                        std::vector<std::uint32_t> words);
+  // Queues a message of the core's (or, for a get, of the buffer's) for `dst`, with the
+  // command's header fields; it may be injected from `ready`.
+  void queue_message(NodeId dst, std::vector<std::uint32_t>&& words, const NiCommand& cmd,
+                     Cycle issue, Cycle ready);
   // Runs a packet pair through the XOR engine; the engine takes it at the first free cycle
   // from `earliest`. Returns the cycle the coded packet is ready.
   Cycle code(const std::uint32_t* pair, std::size_t words, Cycle earliest,
              std::vector<std::uint32_t>& coded);
+  // A put or get that arrived for the message-passing buffer; false if `kind` is neither.
+  bool serve_mpb(NodeId src, std::uint8_t kind, const std::vector<std::uint32_t>& words,
+                 Cycle ready);
+  bool mpb_access(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void generate(Cycle now);
   void inject(Cycle now);
   void eject(Cycle now);
@@ -190,6 +199,8 @@ class NetworkInterface : public ClockedModule {
   XorEngine xor_engine_;
   Cycle xor_next_accept_ = 0;  // the engine takes one pair per cycle
   sc_core::sc_event delivered_;
+
+  MessagePassingBuffer mpb_;
 
   NiCounters counters_;
   std::vector<std::uint32_t> latency_, network_latency_;

@@ -31,6 +31,13 @@ constexpr std::uint64_t kRecvAddress = 0x1000;
 constexpr std::uint64_t kXorSendAddress = 0x2000;
 constexpr std::uint64_t kXorAddress = 0x3000;
 constexpr NodeId kAnySource = ~NodeId{0};
+// Message-passing buffer (NetworkInterfaceParams::mpb_bytes > 0): the core's own buffer is
+// mapped at kMpbAddress + byte offset (read / write, no network). A send of kind kMpbPutKind
+// carries {offset, words...} into the destination's buffer; kMpbGetKind carries {offset, count}
+// and the destination's NI answers with a message of kind kMpbReplyKind, which only a receive
+// with `mpb_reply` set takes.
+constexpr std::uint64_t kMpbAddress = 0x100000;
+constexpr std::uint8_t kMpbPutKind = 0xf0, kMpbGetKind = 0xf1, kMpbReplyKind = 0xf2;
 
 struct NiCommand : tlm::tlm_extension<NiCommand> {
   NodeId peer = 0;                 // send: destination; recv: source or kAnySource
@@ -40,6 +47,7 @@ struct NiCommand : tlm::tlm_extension<NiCommand> {
   std::uint32_t tag = 0;           // send: carried to the receiver (what the message is)
   const std::vector<NodeId>* destinations = nullptr;  // coded send: several destinations
   std::uint32_t pair_words = 0;    // XOR commands: words of a (and of b)
+  bool mpb_reply = false;          // recv: take the answer to a get, not a message
   // recv results
   bool found = false;
   NodeId source = 0;

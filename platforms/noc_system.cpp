@@ -92,13 +92,16 @@ void NocSystem::attach_firmware(Firmware& program) {
   check_whole_packets(params_, params_.ni.max_packet_flits, "ni.max_packet_flits");
   const unsigned n = static_cast<unsigned>(nis_.size());
   for (NodeId i = 0; i < n; ++i) {
-    cores_.push_back(std::make_unique<Core>(("core" + std::to_string(i)).c_str(), clock_, i, n,
+    // Cores are built after elaboration of this module, so at the top level: its name keeps
+    // them apart from another system's.
+    const std::string core = std::string(basename()) + "_core" + std::to_string(i);
+    cores_.push_back(std::make_unique<Core>(core.c_str(), clock_, i, n,
                                             program, params_.core));
     cores_.back()->socket.bind(nis_[i]->socket);
     cores_.back()->set_on_finish([this] {
       if (++cores_finished_ == cores_.size() && net_.on_workload_done) net_.on_workload_done();
     });
-  }
+  }  on_cores_attached();
 }
 
 std::uint64_t NocSystem::flits_in_network() const {
@@ -166,7 +169,14 @@ void NocSystem::trace(sc_trace_file* tf, const std::vector<RouterId>& routers,
       signal(kBit, base + ".eject_valid");
       signal(kDec, base + ".eject_packet[31:0]");
       signal(kDec, base + ".source_queue[15:0]");
+      if (!cores_.empty()) {  // which round of its collective the core is in
+        Core& core = *cores_[topology_->endpoint_at(r, i)];
+        core.trace(tf);
+        label(core.name());
+        signal(kDec, std::string(core.name()) + ".round[31:0]");
+      }
     }
+    trace_node(tf, r, gtkw);
     gtkw << "@1000200\n-node " << r << "\n";
   }
 }

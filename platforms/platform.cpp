@@ -1,10 +1,13 @@
 #include "platforms/platform.hpp"
 
 #include "noc/hdn.hpp"
+#include "platforms/tilepro.hpp"
 
 namespace collnoc {
 
 namespace {
+
+constexpr unsigned kSccBufferBytes = 8192;
 
 std::vector<unsigned> expand_k(const TopologyParams& p) {
   if (p.n < 1 || p.n > 8) throw ParamError("topology.n", std::to_string(p.n), "must be in 1..8");
@@ -15,7 +18,61 @@ std::vector<unsigned> expand_k(const TopologyParams& p) {
   return p.k;
 }
 
+// A chip of fixed shape: topology.* must be left at its defaults (they describe nothing here).
+TopologyParams fixed_chip(const PlatformParams& p, const char* shape, std::vector<unsigned> k,
+                          unsigned endpoints_per_router) {
+  const TopologyParams untouched;
+  const std::string why = std::string("platform ") + p.name + " is a fixed " + shape +
+                          " chip: leave topology.* at its defaults";
+  if (p.topology.kind != untouched.kind) throw ParamError("topology.kind", p.topology.kind, why);
+  if (p.topology.k != untouched.k)
+    throw ParamError("topology.k", std::to_string(p.topology.k.front()), why);
+  if (p.topology.n != untouched.n) throw ParamError("topology.n", std::to_string(p.topology.n), why);
+  TopologyParams t;
+  t.kind = "mesh";
+  t.k = std::move(k);
+  t.n = 2;
+  t.endpoints_per_router = endpoints_per_router;
+  return t;
+}
+
+// TilePro-like chip: 8x8 mesh without wrap-around, 700 MHz; dynamic network (UDN) with X-then-Y
+// dimension-order wormhole routing, udn.hop_latency_cycles per hop; static network (SN).
+std::unique_ptr<NocSystem> make_tilepro(const PlatformParams& p) {
+  SystemParams sys = p.system;
+  sys.routing = "dor";
+  sys.router.switching = Switching::wormhole;
+  sys.router.hop_latency_cycles = p.udn_hop_latency_cycles;
+  sys.clock_period_ns = 1000.0 / 700.0;
+  if (p.udn_hop_latency_cycles < 1 || p.udn_hop_latency_cycles > 1000)
+    throw ParamError("udn.hop_latency_cycles", std::to_string(p.udn_hop_latency_cycles),
+                     "must be in 1..1000");
+  return std::make_unique<TileProSystem>(p.instance.c_str(), make_topology(platform_topology(p)),
+                                         sys, p.sn);
+}
+
+// SCC-like chip: 6x4 mesh of routers, two cores per router (each on a local port of its own;
+// they contend for the router), X-then-Y routing, an 8 KB message-passing buffer per core
+// (16 KB per tile, 384 KB in all) reached by put / get, mesh clock 1066 MHz.
+std::unique_ptr<NocSystem> make_scc(const PlatformParams& p) {
+  SystemParams sys = p.system;
+  sys.routing = "dor";
+  sys.ni.mpb_bytes = kSccBufferBytes;
+  sys.clock_period_ns = 1000.0 / 1066.0;
+  return std::make_unique<NocSystem>(p.instance.c_str(), make_topology(platform_topology(p)), sys);
+}
+
 }  // namespace
+
+TopologyParams platform_topology(const PlatformParams& p) {
+  if (p.name == "tilepro") return fixed_chip(p, "8x8 mesh", {8, 8}, 1);
+  if (p.name == "scc") return fixed_chip(p, "6x4 mesh", {6, 4}, 2);
+  return p.topology;
+}
+
+std::string default_application_grid(const std::string& platform) {
+  return platform == "tilepro" ? "7x7" : "";
+}
 
 const std::vector<TopologyEntry>& topologies() {
   static const std::vector<TopologyEntry> table = {
@@ -53,20 +110,26 @@ const std::vector<PlatformEntry>& platforms() {
            throw ParamError("topology.kind", p.topology.kind,
                             "platform kary_ncube needs mesh or torus (irregular graphs: "
                             "platform = irregular)");
-         return std::make_unique<NocSystem>("system", make_topology(p.topology), p.system);
+         return std::make_unique<NocSystem>(p.instance.c_str(), make_topology(p.topology), p.system);
        }},
       {"irregular", "irregular graph of routers (topology.kind = random), one NI and core each",
        [](const PlatformParams& p) {
          if (p.topology.kind != "random")
            throw ParamError("topology.kind", p.topology.kind, "platform irregular needs random");
-         return std::make_unique<NocSystem>("system", make_topology(p.topology), p.system);
+         return std::make_unique<NocSystem>(p.instance.c_str(), make_topology(p.topology), p.system);
        }},
       {"hdn", "hierarchical dual-net HDN(B,k,S) (topology.kind = hdn, hdn.*), one NI and core each",
        [](const PlatformParams& p) {
          if (p.topology.kind != "hdn")
            throw ParamError("topology.kind", p.topology.kind, "platform hdn needs hdn");
-         return std::make_unique<NocSystem>("system", make_topology(p.topology), p.system);
+         return std::make_unique<NocSystem>(p.instance.c_str(), make_topology(p.topology), p.system);
        }},
+      {"tilepro", "TilePro-like 8x8 mesh of tiles at 700 MHz; dynamic network UDN (DOR wormhole, "
+                  "udn.hop_latency_cycles per hop); applications on workload.grid (7x7)",
+       make_tilepro},
+      {"scc", "SCC-like 6x4 mesh, 2 cores per router, 8 KB message-passing buffer per core "
+              "(put / get), 1066 MHz",
+       make_scc},
   };
   return table;
 }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "noc/static_switch.hpp"
 #include "platforms/noc_system.hpp"
 
 namespace collnoc {
@@ -26,6 +27,9 @@ struct PlatformParams {
   std::string name = "kary_ncube";
   TopologyParams topology;
   SystemParams system;
+  unsigned udn_hop_latency_cycles = 2;  // tilepro: per-hop latency of the dynamic network (UDN)
+  StaticSwitchParams sn;                // tilepro: the static network (SN)
+  std::string instance = "system";      // SystemC name of the built system (unique per process)
 };
 
 using TopologyEntry = Registered<std::function<std::unique_ptr<Topology>(const TopologyParams&)>>;
@@ -36,5 +40,11 @@ using PlatformEntry =
     Registered<std::function<std::unique_ptr<NocSystem>(const PlatformParams&)>>;
 const std::vector<PlatformEntry>& platforms();
 std::unique_ptr<NocSystem> make_platform(const PlatformParams& p);
+
+// The topology platform `p` is built on: the chip's own for a fixed chip (tilepro: 8x8 mesh),
+// topology.* otherwise. ParamError if topology.* was changed for a fixed chip.
+TopologyParams platform_topology(const PlatformParams& p);
+// The sub-grid applications use when workload.grid is empty ("7x7" on tilepro; "" = all).
+std::string default_application_grid(const std::string& platform);
 
 }  // namespace collnoc

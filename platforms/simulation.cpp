@@ -243,7 +243,7 @@ void Simulation::gather(RunOutcome& out, double wall_seconds, bool completed) co
     out.diagnosis = firmware_->failure();
   }
 
-  std::uint64_t router_flits = 0, link_flits = 0, contention = 0;
+  std::uint64_t router_flits = 0, link_flits = 0, contention = 0, link_contention = 0;
   double occupancy_sum = 0;
   unsigned occupancy_max = 0;
   for (RouterId id = 0; id < sys_.num_routers(); ++id) {
@@ -256,7 +256,7 @@ void Simulation::gather(RunOutcome& out, double wall_seconds, bool completed) co
       router_flits += c.flits;
       contention += c.contention_events;
       const bool local = topo.is_local_port(p);
-      if (!local) link_flits += c.flits;
+      if (!local) link_flits += c.flits, link_contention += c.contention_events;
       Report link;
       link.set("router", static_cast<std::uint64_t>(id));
       link.set("port", topo.port_name(p));
@@ -318,6 +318,8 @@ void Simulation::gather(RunOutcome& out, double wall_seconds, bool completed) co
   r.set("throughput.accepted_network_flits_per_node_cycle",
         window > 0 ? total.window_flits_delivered / (nodes * window) : 0.0);
   r.set("contention_events", contention);
+  r.set("contention_events_links", link_contention);  // router-to-router links only
+  r.set("contention_events_ejection", contention - link_contention);
   r.set("compression.policy", sys_.params().ni.compression.policy);
   r.set("compression.packets_compressed", total.packets_compressed);
   r.set("compression.share", total.packets_injected
@@ -337,7 +339,11 @@ void Simulation::gather(RunOutcome& out, double wall_seconds, bool completed) co
   r.set("routers.buffer_occupancy_mean_flits",
         sys_.num_routers() ? occupancy_sum / sys_.num_routers() : 0.0);
   r.set("routers.buffer_occupancy_max_flits", static_cast<std::uint64_t>(occupancy_max));
+  sys_.report(r);
   if (firmware_) firmware_->report(r);
+  if (const Report::Value* v = r.find("collective.execution_cycles"))
+    r.set("collective.execution_us", static_cast<double>(std::get<std::uint64_t>(*v)) *
+                                         sys_.params().clock_period_ns / 1000.0);
 }
 
 }  // namespace collnoc

@@ -150,6 +150,15 @@ std::vector<KeySpec> build_schema() {
            "hdn: super-node set per level (1, a size or factors like C2xC3), comma-separated",
            [](RunConfig& c, V v) { c.platform.topology.hdn_supernodes = text(v); }),
 
+      uint_key("udn.hop_latency_cycles", 2, 1, 1000, "cycles",
+               "tilepro: dynamic network (UDN) cycles per hop",
+               [](RunConfig& c, V v) { c.platform.udn_hop_latency_cycles = u32(v); }),
+      uint_key("sn.config_cycles", 10, 0, 1000000, "cycles",
+               "tilepro: static network, cycles until a new switch route is in force",
+               [](RunConfig& c, V v) { c.platform.sn.config_cycles = u32(v); }),
+      uint_key("sn.buffer_flits", 4, 1, 65535, "flits", "tilepro: static switch input buffer",
+               [](RunConfig& c, V v) { c.platform.sn.buffer_flits = u32(v); }),
+
       uint_key("router.vcs", 4, 1, 32, "VCs", "virtual channels per input port",
                [](RunConfig& c, V v) { c.platform.system.router.vcs = u32(v); }),
       uint_key("router.vc_classes", 1, 1, kU32Max, "classes",
@@ -312,6 +321,29 @@ std::vector<KeySpec> build_schema() {
                [](RunConfig& c, V v) { c.firmware.all_to_all.sources = u32(v); }),
       uint_key("workload.peer", 1, 0, kU32Max, "node", "ping_pong: the partner of core 0",
                [](RunConfig& c, V v) { c.firmware.peer = u32(v); }),
+      spec("workload.grid", T::string, std::string(""), "tiles",
+           "mesh collectives: ranks' sub-grid AxB or a square task count (empty: tilepro 7x7, "
+           "else the whole mesh)",
+           [](RunConfig& c, V v) {
+             c.firmware.grid = text(v).empty() ? default_application_grid(c.platform.name) : text(v);
+           }),
+      uint_key("workload.message_bytes", 128, 1, 1u << 20, "bytes",
+               "mesh collectives: bytes per message (per rank pair, or the reduced vector)",
+               [](RunConfig& c, V v) { c.firmware.message_bytes = u64(v); }),
+      uint_key("workload.root", 0, 0, kU32Max, "rank", "mesh collectives: root of broadcast, reduce",
+               [](RunConfig& c, V v) { c.firmware.root = u32(v); }),
+      enum_key("workload.reduce_op", "sum", "reductions: the operator",
+               [] { return std::vector<std::string>{"sum", "max", "min"}; },
+               [](RunConfig& c, V v) { c.firmware.reduce_op = text(v); }),
+      enum_key("workload.element_type", "int32", "reductions: what the elements are",
+               [] { return std::vector<std::string>{"int32", "double"}; },
+               [](RunConfig& c, V v) { c.firmware.element_type = text(v); }),
+      uint_key("workload.repetitions", 1, 1, 1000000, "",
+               "collective: runs of it (variance over them), back to back",
+               [](RunConfig& c, V v) { c.firmware.repetitions = u32(v); }),
+      uint_key("workload.start_skew_cycles", 0, 0, 100000000, "cycles",
+               "collective: each core starts each run after a random delay in 0..this",
+               [](RunConfig& c, V v) { c.firmware.start_skew_cycles = u64(v); }),
 
       uint_key("sim.warmup_cycles", 1000, 0, kU64Max, "cycles",
                "synthetic: packets created before this are not measured",
@@ -726,7 +758,7 @@ RunConfig Config::to_run_config() const {
 
 void check_buildable(const RunConfig& rc) {
   const SystemParams& sys = rc.platform.system;
-  const std::unique_ptr<Topology> topo = make_topology(rc.platform.topology);
+  const std::unique_ptr<Topology> topo = make_topology(platform_topology(rc.platform));
   validate(sys.router);
   validate(sys.ni);
   make_routing(sys.routing, *topo, sys.router.vcs_per_class());

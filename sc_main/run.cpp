@@ -216,7 +216,7 @@ int run_command(const RunOptions& options) {
   if (!options.vcd_path.empty()) {
     check_writable(options.vcd_path, "--vcd");
     traced = routers_to_trace(options.trace_routers,
-                              make_topology(rc.platform.topology)->num_routers());
+                              make_topology(platform_topology(rc.platform))->num_routers());
   }
 
   std::unique_ptr<NocSystem> system = make_platform(rc.platform);

@@ -1,0 +1,547 @@
+#include "collectives/manycore_collectives.hpp"
+
+#include <algorithm>
+
+#include "collectives/collective.hpp"
+#include "collectives/grid_communicator.hpp"
+#include "collectives/reduction.hpp"
+#include "noc/random.hpp"
+
+namespace collnoc::manycore {
+
+namespace {
+
+// 32-bit words per message: workload.message_bytes, a whole number of words.
+unsigned message_words(const FirmwareParams& p) {
+  if (p.message_bytes == 0 || p.message_bytes % 4 != 0)
+    throw ParamError("workload.message_bytes", std::to_string(p.message_bytes),
+                     "a positive multiple of 4 bytes");
+  return static_cast<unsigned>(p.message_bytes / 4);
+}
+
+// A spanning tree of the sub-grid whose edges are single mesh links, centred on tile (cx, cy):
+// the centre's row is the first level, each column hangs below its member of that row. The
+// centre has up to 4 children, the other tiles of its row up to 3, every other tile 1.
+class MeshTree {
+ public:
+  MeshTree(const GridCommunicator& c, unsigned centre) : c_(c), cx_(c.x(centre)), cy_(c.y(centre)) {}
+
+  int parent(unsigned r) const {
+    const int x = static_cast<int>(c_.x(r)), y = static_cast<int>(c_.y(r));
+    if (y != cy_) return static_cast<int>(c_.rank_at(x, y < cy_ ? y + 1 : y - 1));
+    if (x != cx_) return static_cast<int>(c_.rank_at(x < cx_ ? x + 1 : x - 1, y));
+    return -1;
+  }
+  std::vector<unsigned> children(unsigned r) const {
+    const int x = static_cast<int>(c_.x(r)), y = static_cast<int>(c_.y(r));
+    std::vector<unsigned> out;
+    const auto add = [&](int cx, int cy) {
+      if (c_.inside(cx, cy)) out.push_back(c_.rank_at(cx, cy));
+    };
+    if (y == cy_) {
+      if (x <= cx_) add(x - 1, y);
+      if (x >= cx_) add(x + 1, y);
+      add(x, y - 1);
+      add(x, y + 1);
+    } else {
+      add(x, y < cy_ ? y - 1 : y + 1);
+    }
+    return out;
+  }
+
+ private:
+  const GridCommunicator& c_;
+  int cx_, cy_;
+};
+
+// Base of the mesh collectives: ranks are the tiles of workload.grid; point-to-point by rank.
+class MeshCollective : public CollectiveFirmware {
+ public:
+  MeshCollective(const FirmwareParams& p, const Topology& t)
+      : MeshCollective(p, GridCommunicator(t, p.grid)) {}
+
+ protected:
+  MeshCollective(const FirmwareParams& p, GridCommunicator comm)
+      : CollectiveFirmware(p, comm.size()), comm_(comm), n_(comm.size()) {
+    if (p.root >= n_)
+      throw ParamError("workload.root", std::to_string(p.root),
+                       "a rank of the grid: 0.." + std::to_string(n_ - 1));
+  }
+  int group_rank(NodeId core) const override { return comm_.rank_of(core); }
+  void body(MessageLayer& ml) final { run_rank(ml, static_cast<unsigned>(comm_.rank_of(ml.rank()))); }
+  virtual void run_rank(MessageLayer& ml, unsigned me) = 0;
+  void report_more(Report& out) const override {
+    out.set("collective.grid", std::to_string(comm_.width()) + "x" + std::to_string(comm_.height()));
+    out.set("collective.bytes_moved", bytes_moved_);
+  }
+
+  void send(MessageLayer& ml, unsigned to, const Words& w) {
+    bytes_moved_ += 4ull * w.size();
+    ml.send(comm_.core(to), w);
+  }
+  Words recv(MessageLayer& ml, unsigned from) { return ml.recv(comm_.core(from)); }
+  // Up the tree: fold every child's message into `acc` (children first), then pass it on.
+  template <typename Fold>
+  void gather(MessageLayer& ml, const MeshTree& tree, unsigned me, Words& acc, Fold fold) {
+    ml.mark_round(1);  // up the tree
+    for (unsigned child : tree.children(me)) fold(acc, recv(ml, child));
+    if (tree.parent(me) >= 0) send(ml, static_cast<unsigned>(tree.parent(me)), acc);
+  }
+  // Down the tree: take `data` from the parent (the root has it) and hand it to every child.
+  void scatter(MessageLayer& ml, const MeshTree& tree, unsigned me, Words& data) {
+    ml.mark_round(2);  // down the tree
+    if (tree.parent(me) >= 0) data = recv(ml, static_cast<unsigned>(tree.parent(me)));
+    for (unsigned child : tree.children(me)) send(ml, child, data);
+  }
+  // Tree barrier rooted at the grid's centre: a count of arrived ranks goes up, the total
+  // comes back down; every rank checks that all n arrived before it was released.
+  void tree_barrier(MessageLayer& ml, unsigned me) {
+    const MeshTree tree(comm_, comm_.rank_at((comm_.width() - 1) / 2, (comm_.height() - 1) / 2));
+    Words count{1};
+    gather(ml, tree, me, count, [](Words& acc, const Words& in) { acc[0] += in.at(0); });
+    scatter(ml, tree, me, count);
+    check(count, Words{n_}, "barrier release at rank " + std::to_string(me));
+  }
+
+  // Broadcast on the static network: every tile routes its switch once, then the root injects
+  // and the others take `data.size()` words. The root sends on all its links into the grid;
+  // tiles of the root's column take the stream along Y and pass it on along Y and both ways
+  // along X; the other tiles take it along X and pass it on along X. Every tile delivers a copy
+  // to its core. Words that reach a switch before its route is in force wait there.
+  void sn_route_broadcast(MessageLayer& ml, unsigned me, unsigned root) {
+    if (sn_routed_[me]) return;  // the route stays for the next repetitions
+    sn_routed_[me] = true;
+    const KaryNCube& mesh = comm_.mesh();
+    const int x = static_cast<int>(comm_.x(me)), y = static_cast<int>(comm_.y(me));
+    const int rx = static_cast<int>(comm_.x(root)), ry = static_cast<int>(comm_.y(root));
+    std::uint64_t outputs = 0;
+    const auto out_to = [&](int dim, int step) {  // onward link if it stays inside the grid
+      if (comm_.inside(dim == 0 ? x + step : x, dim == 1 ? y + step : y))
+        outputs |= std::uint64_t{1} << (step > 0 ? mesh.plus_port(dim) : mesh.minus_port(dim));
+    };
+    unsigned input = mesh.local_port_of(comm_.core(me));
+    if (me == root) {
+      for (int dim : {0, 1})
+        for (int step : {1, -1}) out_to(dim, step);
+    } else {
+      // Take the stream from the neighbour toward the root (Y in its column, X elsewhere).
+      const int dim = x == rx ? 1 : 0;
+      const int step = dim == 1 ? (y > ry ? 1 : -1) : (x > rx ? 1 : -1);  // away from root
+      const unsigned from = comm_.rank_at(dim == 0 ? x - step : x, dim == 1 ? y - step : y);
+      const unsigned toward_me = step > 0 ? mesh.plus_port(dim) : mesh.minus_port(dim);
+      input = mesh.peer(comm_.router(from), toward_me).port;
+      out_to(dim, step);
+      if (dim == 1) {
+        out_to(0, 1);
+        out_to(0, -1);
+      }
+      outputs |= std::uint64_t{1} << mesh.local_port_of(comm_.core(me));
+    }
+    ml.sn_configure(input, outputs);
+  }
+  void sn_broadcast(MessageLayer& ml, unsigned me, unsigned root, Words& data) {
+    ml.mark_round(2);  // down, on the static network
+    if (me == root) {
+      bytes_moved_ += 4ull * data.size();
+      ml.sn_send(data);
+    } else {
+      data = ml.sn_recv(data.size());
+    }
+  }
+
+  GridCommunicator comm_;
+  unsigned n_;
+  std::uint64_t bytes_moved_ = 0;
+  std::vector<bool> sn_routed_ = std::vector<bool>(n_, false);  // per rank: SN route is set
+};
+
+// ---------------------------------------------------------------- barriers
+
+class TreeBarrier : public MeshCollective {
+ public:
+  using MeshCollective::MeshCollective;
+  void run_rank(MessageLayer& ml, unsigned me) override { tree_barrier(ml, me); }
+};
+
+// Every rank reports to rank 0, which releases them all.
+class CentralBarrier : public MeshCollective {
+ public:
+  using MeshCollective::MeshCollective;
+  void run_rank(MessageLayer& ml, unsigned me) override {
+    if (me != 0) {
+      send(ml, 0, Words{1});
+      check(recv(ml, 0), Words{n_}, "barrier release at rank " + std::to_string(me));
+      return;
+    }
+    Words count{1};
+    for (unsigned r = 1; r < n_; ++r) count[0] += recv(ml, r).at(0);
+    for (unsigned r = 1; r < n_; ++r) send(ml, r, count);
+    check(count, Words{n_}, "barrier arrivals at rank 0");
+  }
+};
+
+// ---------------------------------------------------------------- broadcast
+
+Words broadcast_data(const FirmwareParams& p) {
+  return pattern_message(p.seed, p.root, p.root, 0, message_words(p));
+}
+
+// Binomial tree from the root (ranks relative to it): a rank receives from the rank that
+// differs in its lowest set bit, then sends to the ranks below it, largest distance first.
+class BinomialBroadcast : public MeshCollective {
+ public:
+  using MeshCollective::MeshCollective;
+  void run_rank(MessageLayer& ml, unsigned me) override {
+    const unsigned v = (me + n_ - p_.root) % n_;
+    const auto actual = [&](unsigned rel) { return (rel + p_.root) % n_; };
+    Words data;
+    if (v == 0) data = broadcast_data(p_);
+    unsigned mask = 1;
+    for (; mask < n_; mask <<= 1)
+      if (v & mask) {
+        data = recv(ml, actual(v - mask));
+        break;
+      }
+    for (mask >>= 1; mask > 0; mask >>= 1)
+      if (v + mask < n_) send(ml, actual(v + mask), data);
+    check(data, broadcast_data(p_), "broadcast data at rank " + std::to_string(me));
+  }
+};
+
+// The static network's broadcast tree (one route configuration per tile).
+class StaticNetworkBroadcast : public MeshCollective {
+ public:
+  StaticNetworkBroadcast(const FirmwareParams& p, const Topology& t) : MeshCollective(p, t) {}
+  void run_rank(MessageLayer& ml, unsigned me) override {
+    if (!ml.has_static_network()) {
+      fail("broadcast nocmsg needs a static network (platform tilepro)");
+      return;
+    }
+    sn_route_broadcast(ml, me, p_.root);
+    Words data = broadcast_data(p_);
+    if (me != p_.root) std::fill(data.begin(), data.end(), 0u);
+    sn_broadcast(ml, me, p_.root, data);
+    check(data, broadcast_data(p_), "broadcast data at rank " + std::to_string(me));
+  }
+};
+
+// ---------------------------------------------------------------- reductions
+
+class ReductionCollective : public MeshCollective {
+ public:
+  ReductionCollective(const FirmwareParams& p, const Topology& t)
+      : MeshCollective(p, t), red_(p), want_(red_.expected(p.seed, n_, 0)) {}
+
+ protected:
+  void fold(Words& acc, const Words& in) const {
+    if (in.size() != acc.size()) return;  // check() reports the short result
+    red_.combine(acc, in);
+  }
+  Words mine(unsigned me) const { return red_.contribution(p_.seed, me, 0); }
+  // Folds the contributions up the tree rooted at the root; returns this rank's partial result
+  // (the whole reduction at the root).
+  Words tree_reduce(MessageLayer& ml, const MeshTree& tree, unsigned me) {
+    Words acc = mine(me);
+    gather(ml, tree, me, acc, [this](Words& a, const Words& in) { fold(a, in); });
+    return acc;
+  }
+  void report_more(Report& out) const override {
+    MeshCollective::report_more(out);
+    out.set("collective.reduce_op", p_.reduce_op);
+    out.set("collective.element_type", p_.element_type);
+  }
+  Reduction red_;
+  Words want_;
+};
+
+// Two steps over the tree rooted at the root: each column folds into the root's row, far
+// tiles first (a tile adds its own contribution to what came from further out and passes it
+// one link on), then the row folds into the root. Every link carries one message, once.
+class TreeReduce : public ReductionCollective {
+ public:
+  using ReductionCollective::ReductionCollective;
+  void run_rank(MessageLayer& ml, unsigned me) override {
+    const Words acc = tree_reduce(ml, MeshTree(comm_, p_.root), me);
+    if (me == p_.root) check(acc, want_, "reduce result at root " + std::to_string(me));
+  }
+};
+
+// Tree reduce to the root, then the result broadcast on the static network (tilepro); without
+// one, back down the same tree on the dynamic network (links used in the opposite direction,
+// after every upward message has arrived).
+class ReduceBroadcastAllreduce : public ReductionCollective {
+ public:
+  using ReductionCollective::ReductionCollective;
+  void run_rank(MessageLayer& ml, unsigned me) override {
+    const MeshTree tree(comm_, p_.root);
+    const bool sn = ml.has_static_network();
+    if (sn) sn_route_broadcast(ml, me, p_.root);
+    Words acc = tree_reduce(ml, tree, me);
+    if (sn) sn_broadcast(ml, me, p_.root, acc);
+    else scatter(ml, tree, me, acc);
+    check(acc, want_, "allreduce result at rank " + std::to_string(me));
+  }
+};
+
+// Binomial tree to the root: a rank folds in the ranks above it that differ in one lower bit,
+// then sends to the rank that differs in its lowest set bit.
+class BinomialReduce : public ReductionCollective {
+ public:
+  using ReductionCollective::ReductionCollective;
+  void run_rank(MessageLayer& ml, unsigned me) override {
+    const unsigned v = (me + n_ - p_.root) % n_;
+    const auto actual = [&](unsigned rel) { return (rel + p_.root) % n_; };
+    Words acc = mine(me);
+    for (unsigned mask = 1; mask < n_; mask <<= 1) {
+      if (v & mask) {
+        send(ml, actual(v - mask), acc);
+        return;
+      }
+      if (v + mask < n_) fold(acc, recv(ml, actual(v + mask)));
+    }
+    check(acc, want_, "reduce result at root " + std::to_string(me));
+  }
+};
+
+// Recursive doubling; for a rank count that is not a power of two, the first 2 * rem ranks
+// pair up first (the even one hands its data to the odd one and gets the result at the end).
+class RecursiveDoublingAllreduce : public ReductionCollective {
+ public:
+  using ReductionCollective::ReductionCollective;
+  void run_rank(MessageLayer& ml, unsigned me) override {
+    unsigned pof2 = 1;
+    while (pof2 * 2 <= n_) pof2 *= 2;
+    const unsigned rem = n_ - pof2;
+    Words acc = mine(me);
+    int newrank;
+    if (me < 2 * rem) {
+      if (me % 2 == 0) {
+        send(ml, me + 1, acc);
+        newrank = -1;
+      } else {
+        fold(acc, recv(ml, me - 1));
+        newrank = static_cast<int>(me / 2);
+      }
+    } else {
+      newrank = static_cast<int>(me - rem);
+    }
+    if (newrank >= 0)
+      for (unsigned mask = 1; mask < pof2; mask <<= 1) {
+        ml.mark_round(mask);
+        const unsigned peer_new = static_cast<unsigned>(newrank) ^ mask;
+        const unsigned peer = peer_new < rem ? peer_new * 2 + 1 : peer_new + rem;
+        send(ml, peer, acc);
+        fold(acc, recv(ml, peer));
+      }
+    if (me < 2 * rem) {
+      if (me % 2 == 0) acc = recv(ml, me + 1);
+      else send(ml, me - 1, acc);
+    }
+    check(acc, want_, "allreduce result at rank " + std::to_string(me));
+  }
+};
+
+// ---------------------------------------------------------------- alltoall
+
+// Words rank `src` sends rank `dst`: workload.message_bytes for alltoall; for alltoallv a size
+// drawn per pair in 1 .. 2 x that, from the seed.
+class AlltoallBase : public MeshCollective {
+ public:
+  AlltoallBase(const FirmwareParams& p, const Topology& t, bool varying)
+      : MeshCollective(p, t), words_(message_words(p)), varying_(varying) {}
+
+ protected:
+  Words message(unsigned src, unsigned dst) const {
+    unsigned w = words_;
+    if (varying_) w = 1 + static_cast<unsigned>(hash64(p_.seed ^ 0xa11a11, src * n_ + dst) % (2 * words_));
+    return pattern_message(p_.seed, src, dst, 0, w);
+  }
+  void swap_with(MessageLayer& ml, unsigned me, unsigned peer) {
+    send(ml, peer, message(me, peer));
+    check(recv(ml, peer), message(peer, me),
+          "message " + std::to_string(peer) + " -> " + std::to_string(me));
+  }
+  unsigned words_;
+  bool varying_;
+};
+
+// N-1 stages; in stage s rank r sends to r + s and receives from r - s (mod N).
+class PairwiseAlltoall : public AlltoallBase {
+ public:
+  PairwiseAlltoall(const FirmwareParams& p, const Topology& t, bool varying)
+      : AlltoallBase(p, t, varying) {}
+  void run_rank(MessageLayer& ml, unsigned me) override {
+    for (unsigned s = 1; s < n_; ++s) {
+      ml.mark_round(s);
+      const unsigned dst = (me + s) % n_, src = (me + n_ - s) % n_;
+      send(ml, dst, message(me, dst));
+      check(recv(ml, src), message(src, me), "message " + std::to_string(src) + " -> " + std::to_string(me));
+    }
+  }
+};
+
+// Pattern-based rounds: in a round disjoint pairs of tiles swap messages, and no two messages
+// of a round share a link (X-then-Y routes) or a tile. Pairs come in four classes, each filling
+// its own rounds, in this order: direct along X, direct along Y, left (the partner is up-left /
+// down-right: (x - dx, y + dy) and (x + dx, y - dy)) and right ((x + dx, y + dy), (x - dx, y - dy)).
+// Within a class, pairs are placed longest first into the first round that has their links and
+// tiles free and still leaves every tile a path to the grid centre over links the round does not
+// use. A barrier closes each round: arrival counts go up that round's tree of unused links (so
+// they never meet the round's data), and the release comes from the centre on the static network
+// (routed once), so the next round's data meets no barrier traffic either. Without a static
+// network the release goes back down the tree on the dynamic network.
+class PatternAlltoall : public AlltoallBase {
+ public:
+  PatternAlltoall(const FirmwareParams& p, const Topology& t, bool varying)
+      : AlltoallBase(p, t, varying),
+        centre_(comm_.rank_at((comm_.width() - 1) / 2, (comm_.height() - 1) / 2)) {
+    const int w = static_cast<int>(comm_.width()), h = static_cast<int>(comm_.height());
+    std::vector<std::pair<unsigned, unsigned>> pairs[4];  // per class: (left end, partner)
+    for (unsigned a = 0; a < n_; ++a)
+      for (int dx = 0; dx < w; ++dx)
+        for (int dy = -(h - 1); dy < h; ++dy) {
+          if (dx == 0 && dy <= 0) continue;
+          const int bx = static_cast<int>(comm_.x(a)) + dx, by = static_cast<int>(comm_.y(a)) + dy;
+          if (!comm_.inside(bx, by)) continue;
+          const int cls = dy == 0 ? 0 : dx == 0 ? 1 : dy < 0 ? 2 : 3;
+          pairs[cls].emplace_back(a, comm_.rank_at(bx, by));
+        }
+    std::vector<std::vector<bool>> links_used;  // per round, per directed link
+    for (auto& cls : pairs) {
+      std::stable_sort(cls.begin(), cls.end(), [&](const auto& l, const auto& r) {
+        return hops(l.first, l.second) > hops(r.first, r.second);
+      });
+      const std::size_t first_round = rounds_.size();
+      for (const auto& [a, b] : cls) {
+        std::vector<unsigned> links = route_links(a, b), back = route_links(b, a);
+        links.insert(links.end(), back.begin(), back.end());
+        std::size_t r = first_round;
+        for (; r < rounds_.size(); ++r) {
+          if (rounds_[r][a] >= 0 || rounds_[r][b] >= 0) continue;
+          std::vector<bool> used = links_used[r];
+          bool free = true;
+          for (unsigned l : links) free = free && !used[l], used[l] = true;
+          if (free && !tree_over_free_links(used).empty()) break;
+        }
+        if (r == rounds_.size()) {
+          rounds_.emplace_back(n_, -1);
+          links_used.emplace_back(4 * n_, false);
+        }
+        rounds_[r][a] = static_cast<int>(b);
+        rounds_[r][b] = static_cast<int>(a);
+        for (unsigned l : links) links_used[r][l] = true;
+      }
+    }
+    for (const std::vector<bool>& used : links_used) trees_.push_back(tree_over_free_links(used));
+  }
+  void run_rank(MessageLayer& ml, unsigned me) override {
+    const bool sn = ml.has_static_network();
+    if (sn) sn_route_broadcast(ml, me, centre_);
+    for (std::size_t r = 0; r < rounds_.size(); ++r) {
+      ml.mark_round(static_cast<unsigned>(r + 1));
+      if (rounds_[r][me] >= 0) swap_with(ml, me, static_cast<unsigned>(rounds_[r][me]));
+      const std::vector<int>& parent = trees_[r];
+      Words count{1};
+      for (unsigned u = 0; u < n_; ++u)
+        if (parent[u] == static_cast<int>(me)) count[0] += recv(ml, u).at(0);
+      if (parent[me] >= 0) send(ml, static_cast<unsigned>(parent[me]), count);
+      if (sn) {
+        sn_broadcast(ml, me, centre_, count);
+      } else {
+        if (parent[me] >= 0) count = recv(ml, static_cast<unsigned>(parent[me]));
+        for (unsigned u = 0; u < n_; ++u)
+          if (parent[u] == static_cast<int>(me)) send(ml, u, count);
+      }
+      check(count, Words{n_}, "barrier release at rank " + std::to_string(me));
+    }
+  }
+  void report_more(Report& out) const override {
+    AlltoallBase::report_more(out);
+    out.set("collective.rounds", static_cast<std::uint64_t>(rounds_.size()));
+  }
+
+ private:
+  unsigned hops(unsigned a, unsigned b) const {
+    return static_cast<unsigned>(std::abs(static_cast<int>(comm_.x(a)) - static_cast<int>(comm_.x(b))) +
+                                 std::abs(static_cast<int>(comm_.y(a)) - static_cast<int>(comm_.y(b))));
+  }
+  // Directed links are numbered 4 per tile: out of it along +X, -X, +Y, -Y.
+  // The links an X-then-Y route from a to b takes.
+  std::vector<unsigned> route_links(unsigned a, unsigned b) const {
+    std::vector<unsigned> out;
+    int x = static_cast<int>(comm_.x(a)), y = static_cast<int>(comm_.y(a));
+    const int tx = static_cast<int>(comm_.x(b)), ty = static_cast<int>(comm_.y(b));
+    for (; x != tx; x += x < tx ? 1 : -1) out.push_back(4 * comm_.rank_at(x, y) + (x < tx ? 0 : 1));
+    for (; y != ty; y += y < ty ? 1 : -1) out.push_back(4 * comm_.rank_at(x, y) + (y < ty ? 2 : 3));
+    return out;
+  }
+  // Parent of every tile in a tree into the centre whose every edge (tile -> parent) is a link
+  // not in `used` (breadth-first from the centre); empty if some tile has no such path.
+  std::vector<int> tree_over_free_links(const std::vector<bool>& used) const {
+    constexpr int kStepX[4] = {1, -1, 0, 0}, kStepY[4] = {0, 0, 1, -1};
+    std::vector<int> parent(n_, -2);
+    parent[centre_] = -1;
+    std::vector<unsigned> queue{centre_};
+    for (std::size_t i = 0; i < queue.size(); ++i) {
+      const unsigned v = queue[i];
+      for (unsigned d = 0; d < 4; ++d) {
+        const int ux = static_cast<int>(comm_.x(v)) + kStepX[d], uy = static_cast<int>(comm_.y(v)) + kStepY[d];
+        if (!comm_.inside(ux, uy)) continue;
+        const unsigned u = comm_.rank_at(ux, uy);
+        if (parent[u] != -2 || used[4 * u + (d ^ 1)]) continue;  // the link u -> v
+        parent[u] = static_cast<int>(v);
+        queue.push_back(u);
+      }
+    }
+    if (queue.size() != n_) return {};
+    return parent;
+  }
+
+  unsigned centre_;
+  std::vector<std::vector<int>> rounds_;  // per round: each rank's partner, -1 if idle
+  std::vector<std::vector<int>> trees_;   // per round: each rank's parent in its barrier tree
+};
+
+template <typename T>
+std::unique_ptr<Firmware> make(const FirmwareParams& p, const Topology& t) {
+  return std::make_unique<T>(p, t);
+}
+template <typename T, bool varying>
+std::unique_ptr<Firmware> make_alltoall(const FirmwareParams& p, const Topology& t) {
+  return std::make_unique<T>(p, t, varying);
+}
+// The nocmsg set works on tiles: one core each.
+void require_one_core_per_tile(const FirmwareParams& p, const Topology& t) {
+  if (t.endpoints_per_router() != 1)
+    throw ParamError("workload.algorithm", p.algorithm,
+                     "nocmsg collectives need one core per tile (tilepro, kary_ncube); "
+                     "this platform has " + std::to_string(t.endpoints_per_router()) +
+                         ": use a baseline");
+}
+template <typename T>
+std::unique_ptr<Firmware> make_per_tile(const FirmwareParams& p, const Topology& t) {
+  require_one_core_per_tile(p, t);
+  return std::make_unique<T>(p, t);
+}
+template <bool varying>
+std::unique_ptr<Firmware> make_pattern_alltoall(const FirmwareParams& p, const Topology& t) {
+  require_one_core_per_tile(p, t);
+  return std::make_unique<PatternAlltoall>(p, t, varying);
+}
+
+}  // namespace
+
+const Maker nocmsg_alltoall = make_pattern_alltoall<false>;
+const Maker nocmsg_alltoallv = make_pattern_alltoall<true>;
+const Maker nocmsg_barrier = make_per_tile<TreeBarrier>;
+const Maker nocmsg_reduce = make_per_tile<TreeReduce>;
+const Maker reduce_broadcast_allreduce = make_per_tile<ReduceBroadcastAllreduce>;
+const Maker binomial_broadcast = make<BinomialBroadcast>;
+const Maker nocmsg_broadcast = make_per_tile<StaticNetworkBroadcast>;
+const Maker binomial_reduce = make<BinomialReduce>;
+const Maker recursive_doubling_allreduce = make<RecursiveDoublingAllreduce>;
+const Maker pairwise_alltoall = make_alltoall<PairwiseAlltoall, false>;
+const Maker pairwise_alltoallv = make_alltoall<PairwiseAlltoall, true>;
+const Maker central_barrier = make<CentralBarrier>;
+
+}  // namespace collnoc::manycore

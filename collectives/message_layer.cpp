@@ -1,0 +1,33 @@
+#include "collectives/message_layer.hpp"
+
+#include <string>
+
+#include <systemc>
+
+namespace collnoc {
+
+namespace {
+void missing(const char* what) {
+  SC_REPORT_ERROR("collnoc/message_layer", (std::string("this platform has no ") + what).c_str());
+}
+}  // namespace
+
+// Cores without a static network or message-passing buffers: firmware that asks is at fault.
+void MessageLayer::sn_configure(unsigned, std::uint64_t) { missing("static network"); }
+void MessageLayer::sn_send(const Words&) { missing("static network"); }
+Words MessageLayer::sn_recv(std::size_t) {
+  missing("static network");
+  return {};
+}
+void MessageLayer::put(NodeId, std::uint32_t, const Words&) { missing("message-passing buffer"); }
+Words MessageLayer::get(NodeId, std::uint32_t, std::size_t) {
+  missing("message-passing buffer");
+  return {};
+}
+void MessageLayer::mpb_write(std::uint32_t, const Words&) { missing("message-passing buffer"); }
+Words MessageLayer::mpb_read(std::uint32_t, std::size_t) {
+  missing("message-passing buffer");
+  return {};
+}
+
+}  // namespace collnoc

@@ -1,0 +1,241 @@
+#!/usr/bin/python3
+"""Many-core collectives study (issue 4): tilepro and scc, predictable (nocmsg) set vs baselines.
+
+  configs/manycore/run_study.py NAME [--quick] [--out DIR] [--collnoc PATH] [--jobs N] [--replot]
+
+NAME is one study (one command each):
+  tasks      tilepro, one packet (128 B): execution time vs task count 4..49 (grids 2x2..7x7)
+             for every collective and algorithm
+  size       tilepro 7x7: execution time vs message size, 128 B .. 1 MiB (--quick: .. 64 KiB),
+             for alltoall, reduce, allreduce and broadcast, every algorithm
+  allreduce  tilepro: reduce_broadcast vs recursive_doubling, vs task count at one packet and
+             vs message size on 7x7
+  scc        scc (48 cores): throughput (payload MB/s = bytes moved / execution time) vs message
+             size for the same collectives (the baselines: nocmsg needs one core per tile)
+  all        every study above
+
+Each study runs `collnoc sweep` once per (collective, algorithm) series and writes into DIR
+(default build/manycore_study/):
+  NAME.csv        one row per point: series, x, cycles, us, link / ejection contention, bytes,
+                  MB/s, data verified
+  NAME.png        one panel per collective, one line per algorithm
+  NAME_commands.txt  the `collnoc sweep` command of every series
+Plots need matplotlib (Debian: python3-matplotlib). See docs/manycore.md.
+Exit status: 0 ok, 1 a sweep failed, 2 bad usage or missing collnoc / matplotlib.
+"""
+import argparse
+import csv
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+GRIDS = ["2x2", "3x3", "4x4", "5x5", "6x6", "7x7"]
+SIZES = [128, 1024, 8192, 65536, 262144, 1048576]
+QUICK_SIZES = [128, 1024, 8192, 65536]
+ALGORITHMS = {
+    "alltoall": ["nocmsg", "pairwise"],
+    "alltoallv": ["nocmsg", "pairwise"],
+    "barrier": ["nocmsg", "central"],
+    "broadcast": ["nocmsg", "binomial"],
+    "reduce": ["nocmsg", "binomial"],
+    "allreduce": ["reduce_broadcast", "recursive_doubling"],
+}
+SIZED = ["alltoall", "reduce", "allreduce", "broadcast"]
+SCC_ALGORITHMS = {"alltoall": ["pairwise"], "reduce": ["binomial"],
+                  "allreduce": ["recursive_doubling"], "broadcast": ["binomial"]}
+
+
+def studies(quick):
+    """name -> (platform sets, x key, x values, {collective: [algorithms]}, y column)"""
+    sizes = QUICK_SIZES if quick else SIZES
+    tile = {"platform": "tilepro"}
+    return {
+        "tasks": (tile, "workload.grid", GRIDS, ALGORITHMS, "cycles"),
+        "size": (dict(tile, **{"workload.grid": "7x7"}), "workload.message_bytes", sizes,
+                 {c: ALGORITHMS[c] for c in SIZED}, "cycles"),
+        "allreduce": None,  # two sweeps, see run_allreduce
+        "scc": ({"platform": "scc"}, "workload.message_bytes", sizes, SCC_ALGORITHMS, "mb_per_s"),
+    }
+
+
+def sweep(collnoc, sets, key, values, collective, algorithm, jobs, out_csv, log):
+    cmd = [collnoc, "sweep", "-", "--set", "workload.kind=collective",
+           "--set", "workload.collective=" + collective, "--set", "workload.algorithm=" + algorithm,
+           "--set", "sim.max_cycles=2000000000", "--set", "sim.progress=false"]
+    for k, v in sets.items():
+        cmd += ["--set", "%s=%s" % (k, v)]
+    cmd += ["--param", key, "--values", ",".join(str(v) for v in values),
+            "--jobs", str(jobs), "--out", out_csv]
+    log.write(" ".join(cmd) + "\n")
+    result = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if result.returncode != 0:
+        sys.stderr.write(result.stdout)
+        return None
+    with open(out_csv) as f:
+        return list(csv.DictReader(f))
+
+
+def row_of(series, key, r):
+    us = float(r["collective.execution_us"])
+    moved = int(r["collective.bytes_moved"])
+    return {"series": series, "x": r[key],
+            "cycles": int(r["collective.execution_cycles"]), "us": us,
+            "link_contention": int(r["contention_events_links"]),
+            "ejection_contention": int(r["contention_events_ejection"]),
+            "bytes_moved": moved, "mb_per_s": moved / us if us > 0 else 0.0,
+            "data_verified": r["collective.data_verified"]}
+
+
+def run_series(collnoc, sets, key, values, table, jobs, out_dir, name, log):
+    rows = []
+    for collective, algorithms in table.items():
+        for algorithm in algorithms:
+            series = "%s %s" % (collective, algorithm)
+            print("[%s] %s" % (name, series), flush=True)
+            part = os.path.join(out_dir, "parts", "%s__%s_%s.csv" % (name, collective, algorithm))
+            got = sweep(collnoc, sets, key, values, collective, algorithm, jobs, part, log)
+            if got is None:
+                return None
+            rows += [row_of(series, key, r) for r in got]
+    return rows
+
+
+def write_csv(path, rows):
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+        w.writeheader()
+        w.writerows(rows)
+
+
+def read_csv(path):
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+def x_value(x):
+    if "x" in str(x):
+        a, b = str(x).split("x")
+        return int(a) * int(b)
+    return int(x)
+
+
+def plot(path, rows, y, xlabel, title, log_x):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    collectives = []
+    for r in rows:
+        c = r["series"].split()[0]
+        if c not in collectives:
+            collectives.append(c)
+    cols = min(3, len(collectives))
+    rows_n = (len(collectives) + cols - 1) // cols
+    fig, axes = plt.subplots(rows_n, cols, figsize=(5 * cols, 3.8 * rows_n), squeeze=False)
+    for i, c in enumerate(collectives):
+        ax = axes[i // cols][i % cols]
+        for series in sorted({r["series"] for r in rows if r["series"].split()[0] == c}):
+            pts = sorted((x_value(r["x"]), float(r[y])) for r in rows if r["series"] == series)
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
+                    label=series.split(" ", 1)[1])
+        ax.set_title(c)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel({"cycles": "execution cycles", "mb_per_s": "payload MB/s"}[y])
+        if log_x:
+            ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=8)
+    for j in range(len(collectives), rows_n * cols):
+        axes[j // cols][j % cols].axis("off")
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def run_study(name, args, out_dir):
+    csv_path = os.path.join(out_dir, name + ".csv")
+    log_path = os.path.join(out_dir, name + "_commands.txt")
+    if name == "allreduce":
+        sizes = QUICK_SIZES if args.quick else SIZES
+        parts = [("tasks", {"platform": "tilepro"}, "workload.grid", GRIDS),
+                 ("size", {"platform": "tilepro", "workload.grid": "7x7"},
+                  "workload.message_bytes", sizes)]
+        if not args.replot:
+            rows = []
+            with open(log_path, "w") as log:
+                for label, sets, key, values in parts:
+                    got = run_series(args.collnoc, sets, key, values,
+                                     {"allreduce": ALGORITHMS["allreduce"]}, args.jobs, out_dir,
+                                     name + "_" + label, log)
+                    if got is None:
+                        return 1
+                    for r in got:
+                        r["series"] = "%s %s" % (label, r["series"].split()[1])
+                    rows += got
+            write_csv(csv_path, rows)
+        rows = read_csv(csv_path)
+        for label, _, key, _ in parts:
+            sub = [dict(r, series="allreduce " + r["series"].split()[1])
+                   for r in rows if r["series"].startswith(label + " ")]
+            plot(os.path.join(out_dir, "allreduce_%s.png" % label), sub, "cycles",
+                 "task count" if label == "tasks" else "message bytes",
+                 "tilepro allreduce: reduce + SN broadcast vs recursive doubling",
+                 label == "size")
+        return 0
+    sets, key, values, table, y = studies(args.quick)[name]
+    if not args.replot:
+        with open(log_path, "w") as log:
+            rows = run_series(args.collnoc, sets, key, values, table, args.jobs, out_dir, name, log)
+        if rows is None:
+            return 1
+        write_csv(csv_path, rows)
+    rows = read_csv(csv_path)
+    titles = {"tasks": "tilepro, 128-byte messages: time vs task count",
+              "size": "tilepro 7x7: time vs message size",
+              "scc": "scc, 48 cores: throughput vs message size"}
+    plot(os.path.join(out_dir, name + ".png"), rows, y,
+         "task count" if name == "tasks" else "message bytes", titles[name], name != "tasks")
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("name", choices=["tasks", "size", "allreduce", "scc", "all"])
+    ap.add_argument("--quick", action="store_true", help="message sizes up to 64 KiB only")
+    ap.add_argument("--out", default=os.path.join(ROOT, "build", "manycore_study"))
+    ap.add_argument("--collnoc", default=None, help="the collnoc binary")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--replot", action="store_true", help="plot the existing CSV files again")
+    args = ap.parse_args()
+    if args.collnoc is None:
+        for candidate in [os.path.join(ROOT, d, "collnoc") for d in ("build",)]:
+            if os.path.exists(candidate):
+                args.collnoc = candidate
+                break
+        else:
+            args.collnoc = shutil.which("collnoc")
+    if not args.replot and (not args.collnoc or not os.access(args.collnoc, os.X_OK)):
+        sys.stderr.write("collnoc not found: build it (make) or pass --collnoc PATH\n")
+        return 2
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        sys.stderr.write("matplotlib is missing: apt-get install python3-matplotlib\n")
+        return 2
+    os.makedirs(os.path.join(args.out, "parts"), exist_ok=True)
+    names = ["tasks", "size", "allreduce", "scc"] if args.name == "all" else [args.name]
+    for name in names:
+        status = run_study(name, args, args.out)
+        if status:
+            return status
+        print("[%s] %s" % (name, os.path.join(args.out, name + ".csv")))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,111 @@
+#include "noc/static_switch.hpp"
+
+#include <algorithm>
+
+namespace collnoc {
+
+void validate(const StaticSwitchParams& p) {
+  if (p.buffer_flits < 1 || p.buffer_flits > 65535)
+    throw ParamError("sn.buffer_flits", std::to_string(p.buffer_flits), "must be in 1..65535");
+  if (p.config_cycles > 1000000)
+    throw ParamError("sn.config_cycles", std::to_string(p.config_cycles), "must be in 0..1000000");
+}
+
+StaticSwitch::StaticSwitch(sc_core::sc_module_name name, Clock& clock, unsigned ports,
+                           const StaticSwitchParams& params, NetworkContext& net)
+    : ClockedModule(name, clock), ports_(ports), params_(params), net_(net) {
+  validate(params_);
+  if (ports > 64) throw ParamError("topology", std::to_string(ports) + " ports", "at most 64");
+  in_links_.assign(ports, nullptr);
+  in_buf_.resize(ports);
+  out_.resize(ports);
+}
+
+void StaticSwitch::connect_input(unsigned port, Link& link) {
+  in_links_.at(port) = &link;
+  link.attach_receiver(this, port);
+}
+
+void StaticSwitch::connect_output(unsigned port, Link& link, unsigned downstream_buffer_flits) {
+  out_.at(port).link = &link;
+  out_[port].credits = downstream_buffer_flits;
+  link.attach_sender(this, port, downstream_buffer_flits);
+}
+
+void StaticSwitch::configure(unsigned input, std::uint64_t outputs, Cycle effective) {
+  if (input >= ports_ || !in_links_[input])
+    SC_REPORT_ERROR("collnoc/static_switch", "route from an input that has no link");
+  for (unsigned p = 0; p < ports_; ++p)
+    if ((outputs >> p & 1) && !out_[p].link)
+      SC_REPORT_ERROR("collnoc/static_switch", "route to an output that has no link");
+  pending_ = Route{input, outputs, effective};
+  has_pending_ = true;
+  ++configurations_;
+  wake_at(std::max(effective, clock().now() + 1));
+}
+
+void StaticSwitch::evaluate(Cycle now) {
+  if (!trace_valid_.empty()) std::fill(trace_valid_.begin(), trace_valid_.end(), 0);
+  for_each_pending(credit_pending_, [&](unsigned p) {
+    Output& o = out_[p];
+    while (o.link->credit_ready(now)) {
+      o.link->take_credit();
+      ++o.credits;
+    }
+    return !o.link->has_credits();
+  });
+  for_each_pending(flit_pending_, [&](unsigned p) {
+    Link* link = in_links_[p];
+    while (link->flit_ready(now)) {
+      in_buf_[p].push_back(link->peek_flit());
+      link->pop_flit();
+      ++buffered_;
+    }
+    return link->flits_in_flight() == 0;
+  });
+  if (has_pending_ && pending_.effective <= now) {
+    route_ = pending_;
+    has_pending_ = false;
+    trace_route_input_ = route_.input;
+  }
+  if (route_.outputs == 0 || in_buf_[route_.input].empty()) return;
+  for (unsigned p = 0; p < ports_; ++p)
+    if ((route_.outputs >> p & 1) && out_[p].credits == 0) return;  // replicate in lockstep
+  const Flit f = in_buf_[route_.input].front();
+  for (unsigned p = 0; p < ports_; ++p) {
+    if (!(route_.outputs >> p & 1)) continue;
+    out_[p].link->send(f, now);
+    --out_[p].credits;
+    ++out_[p].flits;
+    if (!trace_valid_.empty()) trace_valid_[p] = 1;
+    ++net_.flit_moves;
+  }
+  in_buf_[route_.input].pop_front();
+  --buffered_;
+  in_links_[route_.input]->return_credit(0, now);
+}
+
+Cycle StaticSwitch::next_work_cycle(Cycle now) const {
+  Cycle next = kNever;
+  if (has_pending_) next = std::max(now + 1, pending_.effective);
+  if (buffered_ > 0) {
+    // Blocked on credits, or waiting for a route: credits wake nobody, so keep evaluating
+    // while the route's input holds flits; flits on other inputs wait for a configure().
+    if (route_.outputs != 0 && !in_buf_[route_.input].empty()) return now + 1;
+  }
+  for (std::uint64_t bits = flit_pending_; bits; bits &= bits - 1)
+    next = std::min(next, in_links_[__builtin_ctzll(bits)]->next_flit_cycle());
+  return next;
+}
+
+void StaticSwitch::trace(sc_core::sc_trace_file* tf, const Topology& topo) {
+  trace_valid_.assign(ports_, 0);
+  trace_route_input_ = ports_;
+  set_always_on(true);
+  const std::string base = std::string(name()) + ".";
+  for (unsigned p = 0; p < ports_; ++p)
+    if (out_[p].link) sc_core::sc_trace(tf, trace_valid_[p], base + "out_valid_" + topo.port_name(p), 1);
+  sc_core::sc_trace(tf, trace_route_input_, base + "route_input", 8);
+}
+
+}  // namespace collnoc

@@ -1,0 +1,100 @@
+// The mesh collectives as a user runs them: results on tilepro, and bad input refused with
+// exit status 2 and a message naming the key.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_support.hpp"
+
+using collnoc::test::Result;
+using collnoc::test::run_collnoc;
+using collnoc::test::temp_path;
+
+namespace {
+const std::string kTilePro =
+    "run --quiet --set platform=tilepro --set workload.kind=collective ";
+}
+
+TEST_CASE("cli: a tilepro allreduce on the default 7x7 grid writes the collective keys", "[cli]") {
+  const std::string out = temp_path("allreduce.json");
+  Result r = run_collnoc(kTilePro + "--set workload.collective=allreduce --out " + out);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  std::ifstream in(out);
+  const auto j = nlohmann::json::parse(in);
+  CHECK(j["collective"]["algorithm"] == "reduce_broadcast");
+  CHECK(j["collective"]["grid"] == "7x7");
+  CHECK(j["collective"]["data_verified"] == true);
+  CHECK(j["collective"]["per_core_cycles"].size() == 49);
+  CHECK(j["contention_events_links"] == 0);
+  CHECK(j["sim"]["topology"] == "8x8 mesh");
+  // 700 MHz: a cycle is 1/700 us.
+  CHECK(j["collective"]["execution_us"].get<double>() ==
+        Approx(j["collective"]["execution_cycles"].get<double>() / 700.0));
+}
+
+TEST_CASE("cli: an scc allreduce runs on its 48 cores at 1066 MHz", "[cli]") {
+  const std::string out = temp_path("scc.json");
+  Result r = run_collnoc("run --quiet --set platform=scc --set workload.kind=collective "
+                         "--set workload.collective=allreduce "
+                         "--set workload.algorithm=recursive_doubling --out " + out);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  std::ifstream in(out);
+  const auto j = nlohmann::json::parse(in);
+  CHECK(j["collective"]["data_verified"] == true);
+  CHECK(j["collective"]["per_core_cycles"].size() == 48);
+  CHECK(j["sim"]["topology"] == "6x4 mesh");
+  CHECK(j["collective"]["execution_us"].get<double>() ==
+        Approx(j["collective"]["execution_cycles"].get<double>() / 1066.0));
+  // The nocmsg set needs one core per tile.
+  Result refused = run_collnoc("run --quiet --set platform=scc --set workload.kind=collective "
+                               "--set workload.collective=reduce");
+  CHECK(refused.status == 2);
+  CHECK(refused.output.find("one core per tile") != std::string::npos);
+}
+
+TEST_CASE("cli: tilepro waves show UDN and SN links and each core's round", "[cli]") {
+  const std::string vcd = temp_path("a2a.vcd");
+  Result r = run_collnoc(kTilePro + "--set workload.collective=alltoall --set workload.grid=3x3 "
+                         "--trace-nodes 0,9 --vcd " + vcd + " --out " + temp_path("a2a.json"));
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  std::ifstream v(vcd), g(vcd + ".gtkw");
+  std::stringstream vs, gs;
+  vs << v.rdbuf();
+  gs << g.rdbuf();
+  for (const char* name : {"out_valid", "round", "sn_switch9", "out_valid_E", "route_input"}) {
+    INFO(name);
+    CHECK(vs.str().find(name) != std::string::npos);
+    CHECK(gs.str().find(name) != std::string::npos);
+  }
+}
+
+TEST_CASE("cli: bad mesh collective input exits 2 naming the key", "[cli]") {
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"--set workload.collective=allreduce --set workload.grid=9x9", "workload.grid"},
+      {"--set workload.collective=allreduce --set workload.grid=50", "workload.grid"},
+      {"--set workload.collective=allreduce --set workload.grid=7y7", "workload.grid"},
+      {"--set workload.collective=allreduce --set workload.message_bytes=0", "workload.message_bytes"},
+      {"--set workload.collective=allreduce --set workload.message_bytes=2000000", "workload.message_bytes"},
+      {"--set workload.collective=allreduce --set workload.element_type=double "
+       "--set workload.message_bytes=12", "workload.message_bytes"},
+      {"--set workload.collective=alltoall --set workload.message_bytes=6", "workload.message_bytes"},
+      {"--set workload.collective=gather", "workload.collective"},
+      {"--set workload.collective=broadcast --set workload.algorithm=pairwise", "workload.algorithm"},
+      {"--set workload.collective=reduce --set workload.root=49", "workload.root"},
+      {"--set workload.collective=reduce --set workload.reduce_op=prod", "workload.reduce_op"},
+      {"--set workload.collective=reduce --set topology.k=4", "topology.k"},
+      {"--set workload.collective=reduce --set udn.hop_latency_cycles=0", "udn.hop_latency_cycles"},
+  };
+  for (const auto& [args, key] : bad) {
+    Result r = run_collnoc(kTilePro + args);
+    INFO(args << "\n" << r.output);
+    CHECK(r.status == 2);
+    CHECK(r.output.find(key) != std::string::npos);
+  }
+}
