@@ -97,4 +97,11 @@ TEST_CASE("cli: bad mesh collective input exits 2 naming the key", "[cli]") {
     CHECK(r.status == 2);
     CHECK(r.output.find(key) != std::string::npos);
   }
+  // The static-network broadcast where tiles have no static network.
+  const Result no_sn = run_collnoc(
+      "run -q --set topology.k=4 --set workload.kind=collective --set workload.collective=broadcast "
+      "--set workload.algorithm=nocmsg");
+  INFO(no_sn.output);
+  CHECK(no_sn.status == 2);
+  CHECK(no_sn.output.find("workload.algorithm = nocmsg") != std::string::npos);
 }
