@@ -69,7 +69,9 @@ class DelayLine {
   void prefetch() const { ring_.prefetch(); }
 
  private:
-  struct Entry {
+  // An entry holding a flit (56 bytes) gets a cache line of its own, as a buffer slot does;
+  // small ones (credits) stay packed.
+  struct alignas(sizeof(Cycle) + sizeof(T) > 32 ? 64 : alignof(Cycle)) Entry {
     Cycle ready = 0;
     T value{};
   };

@@ -83,7 +83,9 @@ class Router : public ClockedModule {
 
  private:
   enum class VcState : std::uint8_t { idle, routing, active };
-  struct Slot {
+  // A buffered flit (56 bytes) on a cache line of its own: unaligned, most slots would straddle
+  // two lines, and a router evaluation reads or writes several slots.
+  struct alignas(64) Slot {
     Flit flit;
     Cycle arrived = 0;
   };
