@@ -14,6 +14,12 @@ Core::Core(sc_module_name name, Clock& clock, NodeId rank, unsigned cores, Firmw
   SC_THREAD(thread);
 }
 
+// The program stops here for good; the run control sees fault() and ends the run.
+void Core::fault(const std::string& why) {
+  if (fault_.empty()) fault_ = why;
+  sc_core::wait(halted_);  // never notified
+}
+
 void Core::thread() {
   program_.run(*this);
   sync();
@@ -74,12 +80,11 @@ void Core::command(tlm::tlm_command c, std::uint64_t address, const Words* data,
   gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   transport();
   if (!gp_.is_response_ok())
-    SC_REPORT_ERROR("collnoc/core",
-                    "NI refused a command (a put or get outside the buffer, or a bad XOR pair?)");
+    fault("NI refused a command (a put or get outside the buffer, or a bad XOR pair?)");
 }
 
 void Core::send(NodeId dst, const Words& data, const SendOptions& opt) {
-  if (dst >= cores_) SC_REPORT_ERROR("collnoc/core", "send to a rank that does not exist");
+  if (dst >= cores_) fault("send to a rank that does not exist");
   cmd_.peer = dst;
   cmd_.destinations = nullptr;
   cmd_.received = nullptr;
@@ -91,7 +96,7 @@ void Core::send(NodeId dst, const Words& data, const SendOptions& opt) {
 void Core::send_coded(const std::vector<NodeId>& dsts, const Words& a, const Words& b,
                       const SendOptions& opt) {
   for (NodeId d : dsts)
-    if (d >= cores_) SC_REPORT_ERROR("collnoc/core", "send to a rank that does not exist");
+    if (d >= cores_) fault("send to a rank that does not exist");
   cmd_.destinations = &dsts;
   xor_command(kXorSendAddress, a, b, opt);
   cmd_.destinations = nullptr;
@@ -102,7 +107,7 @@ void Core::send_coded(const std::vector<NodeId>& dsts, const Words& a, const Wor
 void Core::xor_command(std::uint64_t address, const Words& a, const Words& b,
                        const SendOptions& opt) {
   if (a.size() != b.size() || a.empty())
-    SC_REPORT_ERROR("collnoc/core", "XOR of packets that are empty or of unequal length");
+    fault("XOR of packets that are empty or of unequal length");
   pair_ = a;
   pair_.insert(pair_.end(), b.begin(), b.end());
   cmd_.pair_words = static_cast<std::uint32_t>(a.size());
@@ -169,7 +174,7 @@ void Core::mpb_access(tlm::tlm_command command, std::uint32_t offset, std::uint3
   gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   transport();
   if (!gp_.is_response_ok())
-    SC_REPORT_ERROR("collnoc/core", "access outside the message-passing buffer (or none here)");
+    fault("access outside the message-passing buffer (or none here)");
 }
 
 void Core::mpb_write(std::uint32_t offset, const Words& data) {
@@ -184,14 +189,14 @@ Words Core::mpb_read(std::uint32_t offset, std::size_t words) {
 }
 
 void Core::sn_write(std::uint64_t address, const Words& data) {
-  if (!has_static_network()) SC_REPORT_ERROR("collnoc/core", "this tile has no static network");
+  if (!has_static_network()) fault("this tile has no static network");
   gp_.set_command(tlm::TLM_WRITE_COMMAND);
   gp_.set_address(address);
   gp_.set_data_ptr(reinterpret_cast<unsigned char*>(const_cast<std::uint32_t*>(data.data())));
   gp_.set_data_length(static_cast<unsigned>(data.size() * 4));
   gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   transport(&sn_socket);
-  if (!gp_.is_response_ok()) SC_REPORT_ERROR("collnoc/core", "static network port refused a write");
+  if (!gp_.is_response_ok()) fault("static network port refused a write");
   if (offset_ >= clock_.delay(params_.quantum_cycles)) sync();
 }
 
@@ -203,7 +208,7 @@ void Core::sn_configure(unsigned input, std::uint64_t outputs) {
 void Core::sn_send(const Words& data) { sn_write(kSnSendAddress, data); }
 
 Words Core::sn_recv(std::size_t words) {
-  if (!has_static_network()) SC_REPORT_ERROR("collnoc/core", "this tile has no static network");
+  if (!has_static_network()) fault("this tile has no static network");
   Words out(words);
   sync();
   for (;;) {
@@ -213,7 +218,7 @@ Words Core::sn_recv(std::size_t words) {
     gp_.set_data_length(static_cast<unsigned>(words * 4));
     gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     transport(&sn_socket);
-    if (!gp_.is_response_ok()) SC_REPORT_ERROR("collnoc/core", "static network port refused a read");
+    if (!gp_.is_response_ok()) fault("static network port refused a read");
     if (cmd_.found) break;
     wait(*cmd_.arrival);
   }

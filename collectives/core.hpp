@@ -55,6 +55,9 @@ class Core : public sc_core::sc_module, public MessageLayer {
   Words mpb_read(std::uint32_t offset, std::size_t words) override;
 
   bool finished() const { return finished_; }
+  void fault(const std::string& why) override;
+  // Why the firmware stopped at fault (empty: it did not).
+  const std::string& fault_reason() const { return fault_; }
   // Called once, when the firmware has returned on this core.
   void set_on_finish(std::function<void()> f) { on_finish_ = std::move(f); }
   Cycle finish_cycle() const { return finish_cycle_; }
@@ -92,6 +95,8 @@ class Core : public sc_core::sc_module, public MessageLayer {
   Cycle finish_cycle_ = 0;
   NodeId waiting_for_ = kAnySource;
   bool receiving_ = false;
+  std::string fault_;
+  sc_core::sc_event halted_;
   std::uint64_t sent_ = 0, received_ = 0;
   bool traced_ = false;
   unsigned round_ = 0;

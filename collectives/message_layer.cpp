@@ -6,11 +6,11 @@
 
 namespace collnoc {
 
-namespace {
-void missing(const char* what) {
-  SC_REPORT_ERROR("collnoc/message_layer", (std::string("this platform has no ") + what).c_str());
+void MessageLayer::fault(const std::string& why) {
+  SC_REPORT_ERROR("collnoc/message_layer", why.c_str());
 }
-}  // namespace
+
+void MessageLayer::missing(const char* what) { fault(std::string("this platform has no ") + what); }
 
 // Cores without a static network or message-passing buffers: firmware that asks is at fault.
 void MessageLayer::sn_configure(unsigned, std::uint64_t) { missing("static network"); }

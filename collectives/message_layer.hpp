@@ -1,6 +1,7 @@
 // The API firmware is written against: MPI-style point-to-point messages between cores.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "noc/types.hpp"
@@ -32,6 +33,10 @@ struct Message {
 class MessageLayer {
  public:
   virtual ~MessageLayer() = default;
+  // Firmware asked for something impossible (a rank that does not exist, hardware this platform
+  // lacks, an access outside a buffer). A Core records it, stops its program and the run ends
+  // as a firmware fault (exit 1); by default, a SystemC error.
+  virtual void fault(const std::string& why);
   virtual NodeId rank() const = 0;
   virtual unsigned size() const = 0;  // number of cores
   // Queues `data` for `dst` and returns once the NI has it (the core does not wait for delivery).
@@ -80,6 +85,9 @@ class MessageLayer {
   // This core's own buffer, directly (1 cycle, no network).
   virtual void mpb_write(std::uint32_t offset, const Words& data);
   virtual Words mpb_read(std::uint32_t offset, std::size_t words);
+
+ protected:
+  void missing(const char* what);
 };
 
 }  // namespace collnoc

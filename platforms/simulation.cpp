@@ -26,6 +26,7 @@ const char* to_string(RunStatus s) {
     case RunStatus::conservation_error: return "conservation_error";
     case RunStatus::data_error: return "data_error";
     case RunStatus::firmware_deadlock: return "firmware_deadlock";
+    case RunStatus::firmware_fault: return "firmware_fault";
     case RunStatus::timeout: return "timeout";
   }
   return "?";
@@ -83,6 +84,15 @@ RunOutcome Simulation::run() {
     if (finished(now)) {
       completed = true;
       break;
+    }
+    if (firmware_) {
+      const auto faulty = std::find_if(sys_.cores().begin(), sys_.cores().end(),
+                                       [](const auto& c) { return !c->fault_reason().empty(); });
+      if (faulty != sys_.cores().end()) {
+        out.status = RunStatus::firmware_fault;
+        out.diagnosis = "core " + std::to_string((*faulty)->rank()) + ": " + (*faulty)->fault_reason();
+        break;
+      }
     }
     if (now >= stop) {
       if (firmware_) {

@@ -22,7 +22,9 @@ struct RunParams {
 
 void validate(const RunParams& p);
 
-enum class RunStatus { ok, deadlock, conservation_error, data_error, firmware_deadlock, timeout };
+enum class RunStatus {
+  ok, deadlock, conservation_error, data_error, firmware_deadlock, firmware_fault, timeout
+};
 const char* to_string(RunStatus s);
 
 struct RunOutcome {

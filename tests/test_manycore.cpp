@@ -294,5 +294,8 @@ TEST_CASE("a put outside the 8 KB message-passing buffer is a firmware fault", "
     bool data_verified() const override { return true; }
   } fw;
   auto sys = build_scc();
-  REQUIRE_THROWS_WITH(test::run_firmware(*sys, fw), Catch::Contains("outside the buffer"));
+  const RunOutcome out = test::run_firmware(*sys, fw);
+  CHECK(out.status == RunStatus::firmware_fault);
+  CHECK(out.diagnosis.find("core 3: ") != std::string::npos);
+  CHECK(out.diagnosis.find("outside the buffer") != std::string::npos);
 }
