@@ -43,7 +43,6 @@ using namespace collnoc::test;
 
 namespace {
 
-const sc_core::sc_time kPeriod(1, sc_core::SC_NS);
 
 
 // One word through a block: `a`, `b` are the values on its data pins (which pins depends on the
@@ -58,8 +57,7 @@ bool operator!=(const Item& x, const Item& y) { return x.a != y.a || x.b != y.b;
 
 // ---------------------------------------------------------------- the blocks under test
 
-struct EncoderSide {
-  static constexpr unsigned kDepth = FpcEncoderRtl::kPipelineDepth;
+struct EncoderSide : FixedDepthSide<FpcEncoderRtl::kPipelineDepth> {
   sc_signal<sc_uint<32>> in_word{"in_word"};
   sc_signal<sc_uint<35>> out_code{"out_code"};
   sc_signal<sc_uint<6>> out_bits{"out_bits"};
@@ -93,8 +91,7 @@ struct EncoderSide {
   }
 };
 
-struct DecoderSide {
-  static constexpr unsigned kDepth = FpcDecoderRtl::kPipelineDepth;
+struct DecoderSide : FixedDepthSide<FpcDecoderRtl::kPipelineDepth> {
   sc_signal<sc_uint<35>> in_code{"in_code"};
   sc_signal<sc_uint<6>> in_bits{"in_bits"};
   sc_signal<sc_uint<32>> out_word{"out_word"};
@@ -142,8 +139,8 @@ struct DecoderSide {
 };
 
 // The encoder's pins wired to the decoder's: word in, word out, three stages.
-struct FpcChainSide {
-  static constexpr unsigned kDepth = FpcEncoderRtl::kPipelineDepth + FpcDecoderRtl::kPipelineDepth;
+struct FpcChainSide
+    : FixedDepthSide<FpcEncoderRtl::kPipelineDepth + FpcDecoderRtl::kPipelineDepth> {
   sc_signal<sc_uint<32>> in_word{"in_word"};
   sc_signal<bool> mid_valid{"mid_valid"}, mid_ready{"mid_ready"};
   sc_signal<sc_uint<35>> mid_code{"mid_code"};
@@ -177,12 +174,11 @@ struct FpcChainSide {
   }
 };
 
-struct CutSide {
+struct CutSide : FixedDepthSide<LsbCutRtl::kPipelineDepth> {
   sc_signal<sc_uint<64>> in_pattern{"in_pattern"};
   sc_signal<sc_uint<64>> out_kept{"out_kept"};
   LsbCutRtl cut;
   LsbCutCodec codec;
-  static constexpr unsigned kDepth = LsbCutRtl::kPipelineDepth;
 
   explicit CutSide(unsigned cut_bits) : cut("cut", cut_bits), codec(cut_bits) {}
   template <class Bench>
@@ -210,12 +206,11 @@ struct CutSide {
   }
 };
 
-struct PadSide {
+struct PadSide : FixedDepthSide<LsbPadRtl::kPipelineDepth> {
   sc_signal<sc_uint<64>> in_kept{"in_kept"};
   sc_signal<sc_uint<64>> out_pattern{"out_pattern"};
   LsbPadRtl pad;
   LsbCutCodec codec;
-  static constexpr unsigned kDepth = LsbPadRtl::kPipelineDepth;
 
   explicit PadSide(unsigned cut_bits) : pad("pad", cut_bits), codec(cut_bits) {}
   template <class Bench>
@@ -244,7 +239,8 @@ struct PadSide {
 };
 
 // The cut's pins wired to the pad's: a pattern in, its round trip out.
-struct LsbChainSide {
+struct LsbChainSide
+    : FixedDepthSide<LsbCutRtl::kPipelineDepth + LsbPadRtl::kPipelineDepth> {
   sc_signal<sc_uint<64>> in_pattern{"in_pattern"};
   sc_signal<bool> mid_valid{"mid_valid"}, mid_ready{"mid_ready"};
   sc_signal<sc_uint<64>> mid_kept{"mid_kept"};
@@ -252,7 +248,6 @@ struct LsbChainSide {
   LsbCutRtl cut;
   LsbPadRtl pad;
   LsbCutCodec codec;
-  static constexpr unsigned kDepth = LsbCutRtl::kPipelineDepth + LsbPadRtl::kPipelineDepth;
 
   explicit LsbChainSide(unsigned cut_bits)
       : cut("cut", cut_bits), pad("pad", cut_bits), codec(cut_bits) {}
@@ -278,195 +273,8 @@ struct LsbChainSide {
   }
 };
 
-// ---------------------------------------------------------------- the testbench
-
 template <class Side>
-class Bench : public sc_core::sc_module {
- public:
-  sc_core::sc_clock clk{"clk", kPeriod};  // first rising edge at 0: edge n at n ns
-  sc_signal<bool> rst{"rst", true};
-  sc_signal<bool> in_valid{"in_valid"}, in_ready{"in_ready"};
-  sc_signal<bool> out_valid{"out_valid"}, out_ready{"out_ready", true};
-  Side side;
-
-  // Results.
-  std::size_t accepted = 0;              // words taken by the block (in_valid && in_ready)
-  std::size_t outputs = 0;               // words it handed out (out_valid && out_ready)
-  std::vector<std::size_t> dropped;      // words inside the block at each reset edge
-  std::vector<std::int64_t> latency;     // per word: first shown - accepted, in cycles; -1 dropped
-  std::size_t checks = 0;                // data comparisons made
-  std::size_t error_count = 0;
-  std::vector<std::string> errors;       // the first few
-  bool in_ready_low_in_free_flow = false;
-  std::size_t backpressured_cycles = 0;  // in_valid high, in_ready low, not in reset
-
-  template <class... SideArgs>
-  Bench(sc_core::sc_module_name name, std::vector<Item> items, std::vector<Phase> phases,
-        unsigned seed, SideArgs&&... side_args)
-      : sc_module(name), side(std::forward<SideArgs>(side_args)...), items_(std::move(items)),
-        phases_(std::move(phases)), drive_rng_(seed), take_rng_(seed * 7919u + 1) {
-    side.bind(*this);
-    latency.assign(items_.size(), -1);
-    SC_HAS_PROCESS(Bench);
-    SC_METHOD(drive);
-    sensitive << clk.posedge_event();
-    dont_initialize();
-    SC_METHOD(take);
-    sensitive << clk.posedge_event();
-    dont_initialize();
-  }
-
-  // Runs until every word is out (or dropped), at most `max_cycles`.
-  void run(std::uint64_t max_cycles) {
-    sc_core::sc_start(static_cast<double>(max_cycles), sc_core::SC_NS);
-  }
-  bool done() const { return accepted == items_.size() && in_flight_.empty(); }
-
- private:
-  enum class Mode { run, fill, reset };
-  struct InFlight {
-    std::size_t index;
-    std::int64_t accepted_at;
-  };
-
-  static std::int64_t cycle() {
-    return static_cast<std::int64_t>(sc_core::sc_time_stamp() / kPeriod + 0.5);
-  }
-  void fail(const std::string& what) {
-    ++error_count;
-    if (errors.size() < 20) errors.push_back("cycle " + std::to_string(cycle()) + ": " + what);
-  }
-  const Phase& phase() const { return phases_[std::min(phase_, phases_.size() - 1)]; }
-
-  void drive() {
-    const bool valid = in_valid.read(), ready = in_ready.read();
-    if (rst.read() && ready) fail("in_ready high during reset");
-    if (valid && !ready && !rst.read()) {
-      ++backpressured_cycles;
-      if (mode_ == Mode::run && phase_ == 0) in_ready_low_in_free_flow = true;
-    }
-    if (valid && ready) {
-      in_flight_.push_back({accepted, cycle()});
-      ++accepted;
-      pending_ = false;
-    }
-
-    switch (mode_) {
-      case Mode::run:
-        if (accepted >= phase().end_word && phase_ < phases_.size()) {
-          if (phase().reset_after) {
-            mode_ = Mode::fill;  // hold the output until the pipeline is full, then reset
-            left_ = Side::kDepth + 3;
-            hold_output_ = true;
-          } else {
-            ++phase_;
-          }
-        }
-        break;
-      case Mode::fill:
-        if (--left_ == 0) {
-          mode_ = Mode::reset;
-          left_ = 2;
-        }
-        break;
-      case Mode::reset:
-        if (--left_ == 0) {
-          mode_ = Mode::run;
-          hold_output_ = false;
-          if (initial_reset_)
-            initial_reset_ = false;
-          else
-            ++phase_;
-        }
-        break;
-    }
-    rst.write(mode_ == Mode::reset);
-
-    // Valid stays high, with the same data, until the word is taken; a gap only between words.
-    if (pending_) return;
-    const bool offer = accepted < items_.size() &&
-                       (mode_ != Mode::run || coin(drive_rng_) >= phase().gap_prob);
-    in_valid.write(offer);
-    if (offer) {
-      side.drive(items_[accepted]);
-      pending_ = true;
-    }
-  }
-
-  void take() {
-    const std::int64_t now = cycle();
-    const bool valid = out_valid.read();
-    if (valid && after_reset_) fail("out_valid high right after a reset edge");
-    if (valid) {
-      const Item got = side.sample();
-      if (!presenting_) {
-        presenting_ = true;
-        first_seen_ = now;
-        shown_ = got;
-      } else if (got != shown_) {
-        fail("output changed while stalled");
-      }
-      if (out_ready.read()) {
-        handoff(got, now);
-        presenting_ = false;
-      }
-    } else if (presenting_) {
-      fail("out_valid dropped before the word was taken");
-      presenting_ = false;
-    }
-
-    const bool in_reset = rst.read();
-    if (in_reset) {  // the words inside are gone
-      if (!after_reset_) dropped.push_back(in_flight_.size());  // once per reset
-      in_flight_.clear();
-      presenting_ = false;
-    }
-    after_reset_ = in_reset;
-
-    out_ready.write(!hold_output_ && coin(take_rng_) >= phase().stall_prob);
-    if (done() && !initial_reset_ && mode_ == Mode::run) sc_core::sc_stop();
-  }
-
-  void handoff(const Item& got, std::int64_t now) {
-    if (in_flight_.empty()) {
-      fail("a word came out that was never accepted (duplicate?)");
-      return;
-    }
-    const InFlight w = in_flight_.front();
-    in_flight_.pop_front();
-    ++outputs;
-    ++checks;
-    const std::string wrong = side.check(items_[w.index], got);
-    if (!wrong.empty()) fail("word " + std::to_string(w.index) + ": " + wrong);
-    // A pipeline that forwards as soon as the stage ahead frees: the word shows D cycles after
-    // acceptance, or the cycle after the word ahead of it left, whichever is later.
-    const std::int64_t expected = std::max(w.accepted_at + std::int64_t{Side::kDepth},
-                                           last_handoff_ + 1);
-    if (first_seen_ != expected)
-      fail("word " + std::to_string(w.index) + " accepted at " + std::to_string(w.accepted_at) +
-           " shown at " + std::to_string(first_seen_) + ", expected " + std::to_string(expected));
-    latency[w.index] = first_seen_ - w.accepted_at;
-    last_handoff_ = now;
-  }
-
-  static double coin(std::mt19937& rng) {
-    return std::uniform_real_distribution<double>(0.0, 1.0)(rng);
-  }
-
-  std::vector<Item> items_;
-  std::vector<Phase> phases_;
-  std::mt19937 drive_rng_, take_rng_;
-  Mode mode_ = Mode::reset;  // rst starts high for a few cycles
-  unsigned left_ = 3;
-  bool initial_reset_ = true;
-  std::size_t phase_ = 0;
-  bool hold_output_ = false;
-  bool pending_ = false;
-  std::deque<InFlight> in_flight_;
-  bool presenting_ = false, after_reset_ = false;
-  std::int64_t first_seen_ = 0, last_handoff_ = -1;
-  Item shown_;
-};
+using Bench = StreamBench<Side, Item>;
 
 // The long stream: free flow, a reset with a full pipeline, gaps, gaps and stalls, a second
 // reset, heavy stalls, then both at random.
