@@ -1,8 +1,22 @@
 #include "noc/clock.hpp"
 
+#include <algorithm>
+#include <chrono>
+
+#include "noc/link.hpp"
+
 namespace collnoc {
 
 using namespace sc_core;
+
+namespace {
+// A polite busy-wait step (tells a hyper-threaded core to let its sibling run).
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+}  // namespace
 
 Clock::Clock(sc_module_name name, sc_time period)
     : sc_module(name), period_(period), period_ticks_(period.value()) {
@@ -13,12 +27,35 @@ Clock::Clock(sc_module_name name, sc_time period)
   // Runs once at time 0 (initialisation): every block evaluates cycle 0.
 }
 
+Clock::~Clock() { stop_workers(); }
+
+void Clock::set_threads(unsigned threads, unsigned min_parallel_blocks, bool always) {
+  if (threads < 1 || threads > kMaxThreads)
+    throw ParamError("sim.threads", std::to_string(threads),
+                     "must be in 1.." + std::to_string(kMaxThreads) + " (0: automatic)");
+  stop_workers();
+  threads_ = threads;
+  min_parallel_ = std::max(1u, min_parallel_blocks);
+  always_parallel_ = always;
+  lanes_.assign(threads, Lane{});
+  for (unsigned i = 0; i < threads; ++i) {
+    lanes_[i].index = i;
+    lanes_[i].wakes.reserve(4096);
+  }
+}
+
+void Clock::mark_parallel(unsigned block) {
+  parallel_[block >> 6] |= std::uint64_t{1} << (block & 63);
+}
+
 unsigned Clock::attach(ClockedModule* block) {
   const unsigned index = static_cast<unsigned>(blocks_.size());
   blocks_.push_back(block);
   due_.push_back(kNever);
   if (awake_.size() * 64 <= index) {
     awake_.push_back(0);
+    parallel_.push_back(0);
+    evaluated_.push_back(0);
     wheel_.assign(kWheel * awake_.size(), 0);  // blocks are attached before anything is due
   }
   awake_[index >> 6] |= std::uint64_t{1} << (index & 63);
@@ -89,30 +126,42 @@ void Clock::on_edge() {
     later_.pop();
     if (due_[block] == cycle) enqueue(block, cycle);
   }
-  // Evaluate the awake blocks in index order. Wake-ups made while evaluating are for later
-  // cycles (links have a latency of at least one cycle), so the set does not change under us.
+  // Evaluate the awake blocks in index order (on a parallel cycle, the parallel ones first).
+  // Wake-ups made while evaluating are for later cycles (links have a latency of at least one
+  // cycle), so the set does not change under us.
   bool any_awake = false;
+  bool timed = false, parallel = false;
+  std::chrono::steady_clock::time_point start;
+  unsigned awake_blocks = 0;
+  if (threads_ > 1) {
+    unsigned awake_parallel = 0;
+    for (std::size_t w = 0; w < words; ++w)
+      awake_parallel += static_cast<unsigned>(__builtin_popcountll(awake_[w] & parallel_[w]));
+    if (awake_parallel >= min_parallel_) {
+      parallel = always_parallel_ || choose_parallel(timed);
+      if (timed) {
+        for (std::size_t w = 0; w < words; ++w)
+          awake_blocks += static_cast<unsigned>(__builtin_popcountll(awake_[w]));
+        start = std::chrono::steady_clock::now();
+      }
+      if (parallel) evaluate_in_parallel(now, any_awake);
+    }
+  }
   const auto evaluate = [&](unsigned index) {
     ClockedModule& block = *blocks_[index];
     block.evaluate(now);
-    const Cycle next = block.always_on_ ? now + 1 : block.next_work_cycle(now);
-    if (next == now + 1) {
-      any_awake = true;
-      return;
-    }
-    awake_[index >> 6] &= ~(std::uint64_t{1} << (index & 63));
-    if (next != kNever && next < due_[index]) enqueue(index, next);
+    after_evaluation(index, now, block.always_on_ ? now + 1 : block.next_work_cycle(now), any_awake);
   };
   if (blocks_.size() < kPrefetchBlocks) {
     for (std::size_t w = 0; w < words; ++w)
-      for (std::uint64_t bits = awake_[w]; bits; bits &= bits - 1)
+      for (std::uint64_t bits = awake_[w] & ~evaluated_[w]; bits; bits &= bits - 1)
         evaluate(static_cast<unsigned>(w * 64 + __builtin_ctzll(bits)));
   } else {
     // Large networks outgrow the caches: fetch the state of the block two ahead of the one
     // evaluated (small ones stay cached, and the prefetches would only cost instructions).
     order_.clear();
     for (std::size_t w = 0; w < words; ++w)
-      for (std::uint64_t bits = awake_[w]; bits; bits &= bits - 1)
+      for (std::uint64_t bits = awake_[w] & ~evaluated_[w]; bits; bits &= bits - 1)
         order_.push_back(static_cast<unsigned>(w * 64 + __builtin_ctzll(bits)));
     constexpr std::size_t kAhead = 2;
     for (std::size_t k = 0; k < std::min(kAhead, order_.size()); ++k) blocks_[order_[k]]->prefetch();
@@ -121,8 +170,208 @@ void Clock::on_edge() {
       evaluate(order_[k]);
     }
   }
+  if (parallel) std::fill(evaluated_.begin(), evaluated_.end(), 0);
+  if (timed)
+    record_timing(parallel,
+                  std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start)
+                      .count(),
+                  awake_blocks);
   if (any_awake) schedule_edge(now + 1);
   else if (const Cycle next = next_wakeup(); next != kNever) schedule_edge(next);
+}
+
+bool Clock::choose_parallel(bool& timed) {
+  ++phase_cycles_;
+  switch (phase_) {
+    case Phase::hold:
+      if (phase_cycles_ >= hold_cycles_) {
+        phase_ = Phase::time_serial;
+        phase_cycles_ = 0;
+      }
+      return use_parallel_;
+    case Phase::time_serial:
+      // The first cycles of each way bring its state into the caches: not timed.
+      timed = phase_cycles_ > kSettleCycles;
+      if (phase_cycles_ >= kSettleCycles + kTimedCycles) {
+        phase_ = Phase::time_parallel;
+        phase_cycles_ = 0;
+      }
+      return false;
+    case Phase::time_parallel:
+      timed = phase_cycles_ > kSettleCycles;
+      if (phase_cycles_ >= kSettleCycles + kTimedCycles) {
+        timed = false;
+        // Per block evaluated; all threads only if clearly faster (timings are noisy).
+        const bool faster = 1.05 * timed_ns_[1] * static_cast<double>(timed_blocks_[0]) <
+                            timed_ns_[0] * static_cast<double>(timed_blocks_[1]);
+        // The same answer again: ask less often.
+        hold_cycles_ = faster == use_parallel_ ? std::min(2 * hold_cycles_, kMaxHold) : kFirstHold;
+        use_parallel_ = faster;
+        timed_ns_[0] = timed_ns_[1] = 0;
+        timed_blocks_[0] = timed_blocks_[1] = 0;
+        phase_ = Phase::hold;
+        phase_cycles_ = 0;
+      }
+      return true;
+  }
+  return false;
+}
+
+void Clock::record_timing(bool parallel, double ns, unsigned blocks) {
+  timed_ns_[parallel] += ns;
+  timed_blocks_[parallel] += blocks;
+}
+
+void Clock::after_evaluation(unsigned index, Cycle now, Cycle next, bool& any_awake) {
+  if (next == now + 1) {
+    any_awake = true;
+    return;
+  }
+  awake_[index >> 6] &= ~(std::uint64_t{1} << (index & 63));
+  if (next != kNever && next < due_[index]) enqueue(index, next);
+}
+
+void Clock::evaluate_in_parallel(Cycle now, bool& any_awake) {
+  const std::size_t words = awake_.size();
+  par_order_.clear();
+  for (std::size_t w = 0; w < words; ++w) {
+    evaluated_[w] = awake_[w] & parallel_[w];
+    for (std::uint64_t bits = evaluated_[w]; bits; bits &= bits - 1)
+      par_order_.push_back(static_cast<unsigned>(w * 64 + __builtin_ctzll(bits)));
+  }
+  const unsigned n = static_cast<unsigned>(par_order_.size());
+  par_next_.resize(n);
+  par_now_ = now;
+  if (workers_.empty()) start_workers();
+  done_.store(0, std::memory_order_relaxed);
+  unsigned front = 0;
+  for (unsigned t = 0; t < threads_; ++t) {
+    const unsigned back =
+        t + 1 == threads_
+            ? n
+            : static_cast<unsigned>(std::lower_bound(par_order_.begin() + front, par_order_.end(),
+                                                     shares_[t + 1].first_block) -
+                                    par_order_.begin());
+    shares_[t].work.store(std::uint64_t{front} << 32 | back, std::memory_order_seq_cst);
+    front = back;
+  }
+  if (sleepers_.load(std::memory_order_seq_cst) > 0) {
+    std::lock_guard<std::mutex> lock(sleep_mutex_);
+    wake_workers_.notify_all();
+  }
+  unsigned begin, end;
+  while (take(0, begin, end)) run(begin, end, lanes_[0]);
+  // Another thread may still be on its last chunk.
+  for (unsigned spins = 0; done_.load(std::memory_order_acquire) < n; ++spins) {
+    if (spins < 4096) cpu_relax();
+    else std::this_thread::yield();
+  }
+  // What the threads held back: each block's own next cycle, then the wake-ups of the
+  // receivers of the flits sent (in any order: the same state).
+  for (unsigned k = 0; k < n; ++k) after_evaluation(par_order_[k], now, par_next_[k], any_awake);
+  for (Lane& lane : lanes_) {
+    for (const auto& [block, cycle] : lane.wakes) wake(block, cycle);
+    lane.wakes.clear();
+  }
+}
+
+bool Clock::take(unsigned lane, unsigned& begin, unsigned& end) {
+  if (take_from(lane, true, begin, end)) return true;
+  for (unsigned t = 1; t < threads_; ++t)
+    if (take_from((lane + t) % threads_, false, begin, end)) return true;
+  return false;
+}
+
+bool Clock::take_from(unsigned share, bool front_end, unsigned& begin, unsigned& end) {
+  std::atomic<std::uint64_t>& work = shares_[share].work;
+  std::uint64_t w = work.load(std::memory_order_acquire);
+  for (;;) {
+    const unsigned front = static_cast<unsigned>(w >> 32), back = static_cast<unsigned>(w);
+    if (front >= back) return false;
+    const unsigned chunk = std::min(back - front, 4u);
+    begin = front_end ? front : back - chunk;
+    end = front_end ? front + chunk : back;
+    const std::uint64_t rest = front_end ? (std::uint64_t{end} << 32 | back)
+                                         : (std::uint64_t{front} << 32 | begin);
+    if (work.compare_exchange_weak(w, rest, std::memory_order_acq_rel, std::memory_order_acquire))
+      return true;
+  }
+}
+
+bool Clock::work_left() const {
+  for (unsigned t = 0; t < threads_; ++t) {
+    const std::uint64_t w = shares_[t].work.load(std::memory_order_seq_cst);
+    if ((w >> 32) < (w & 0xffffffffu)) return true;
+  }
+  return false;
+}
+
+void Clock::run(unsigned begin, unsigned end, Lane& lane) {
+  const bool prefetch = blocks_.size() >= kPrefetchBlocks;
+  if (prefetch)
+    for (unsigned k = begin; k < std::min(end, begin + 2); ++k) blocks_[par_order_[k]]->prefetch();
+  for (unsigned k = begin; k < end; ++k) {
+    if (prefetch && k + 2 < end) blocks_[par_order_[k + 2]]->prefetch();
+    ClockedModule& block = *blocks_[par_order_[k]];
+    block.lane_ = &lane;
+    block.evaluate(par_now_);
+    par_next_[k] = block.always_on_ ? par_now_ + 1 : block.next_work_cycle(par_now_);
+    block.lane_ = nullptr;
+  }
+  done_.fetch_add(end - begin, std::memory_order_release);
+}
+
+void Clock::work(unsigned lane) {
+  using Steady = std::chrono::steady_clock;
+  // Spin a while between parallel cycles (they come every few microseconds in a busy network),
+  // then sleep until the next one.
+  constexpr auto kSpin = std::chrono::microseconds(200);
+  auto idle_since = Steady::now();
+  unsigned polls = 0;
+  while (!stop_.load(std::memory_order_relaxed)) {
+    unsigned begin, end;
+    if (take(lane, begin, end)) {
+      run(begin, end, lanes_[lane]);
+      polls = 0;
+      idle_since = Steady::now();
+      continue;
+    }
+    cpu_relax();
+    if (++polls % 256 != 0 || Steady::now() - idle_since < kSpin) continue;
+    std::unique_lock<std::mutex> lock(sleep_mutex_);
+    sleepers_.fetch_add(1, std::memory_order_seq_cst);
+    wake_workers_.wait(lock, [&] { return stop_.load(std::memory_order_relaxed) || work_left(); });
+    sleepers_.fetch_sub(1, std::memory_order_relaxed);
+    idle_since = Steady::now();
+  }
+}
+
+void Clock::start_workers() {
+  // Shares: equal numbers of parallel blocks, by index.
+  unsigned total = 0;
+  for (std::uint64_t word : parallel_) total += static_cast<unsigned>(__builtin_popcountll(word));
+  shares_.reset(new Share[threads_]);
+  unsigned rank = 0, t = 0;
+  for (unsigned b = 0; b < blocks_.size(); ++b) {
+    if (!((parallel_[b >> 6] >> (b & 63)) & 1u)) continue;
+    while (t < threads_ && rank >= static_cast<std::uint64_t>(total) * t / threads_)
+      shares_[t++].first_block = b;
+    ++rank;
+  }
+  for (; t < threads_; ++t) shares_[t].first_block = static_cast<unsigned>(blocks_.size());
+  stop_.store(false);
+  for (unsigned t = 1; t < threads_; ++t) workers_.emplace_back(&Clock::work, this, t);
+}
+
+void Clock::stop_workers() {
+  if (workers_.empty()) return;
+  {
+    std::lock_guard<std::mutex> lock(sleep_mutex_);
+    stop_.store(true);
+  }
+  wake_workers_.notify_all();
+  for (std::thread& t : workers_) t.join();
+  workers_.clear();
 }
 
 ClockedModule::ClockedModule(sc_module_name name, Clock& clock)

@@ -7,9 +7,20 @@
 // order of evaluation within a cycle never changes a result. One kernel activation per cycle
 // instead of one per block per cycle: at this granularity the activation costs more than most
 // blocks' work.
+//
+// Because of the delay lines, the routers of one cycle are independent: on a busy cycle the
+// clock evaluates them on several threads (sim.threads), then the other blocks on its own. What a
+// router does to a block outside itself (a flit or a credit sent, a wake-up, its next cycle) is
+// held back per thread and applied afterwards by the clock's thread, and every part of that is
+// order-independent, so the results do not depend on which thread evaluated which router.
 #pragma once
+#include <atomic>
+#include <condition_variable>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <queue>
+#include <thread>
 #include <vector>
 
 #include <systemc>
@@ -19,10 +30,34 @@
 namespace collnoc {
 
 class ClockedModule;
+class Link;
+
+// One thread of a parallel cycle. The wake-ups its blocks' sends ask for (block, cycle) wait
+// here until every thread is done, and the clock's thread makes them.
+struct alignas(64) Lane {  // each thread's on a cache line of its own
+  unsigned index = 0;  // 0: the clock's own thread
+  std::vector<std::pair<unsigned, Cycle>> wakes;
+};
 
 class Clock : public sc_core::sc_module {
  public:
   Clock(sc_core::sc_module_name name, sc_core::sc_time period);
+  ~Clock() override;
+
+  // Evaluate the parallel blocks (routers) of a cycle on `threads` threads (1..kMaxThreads)
+  // when at least `min_parallel_blocks` of them are awake (fewer are not worth waking a thread)
+  // and, unless `always`, while that is measured to be faster than one thread: now and then the
+  // clock times busy cycles both ways. (Other programs on the machine's cores, or a network
+  // whose state fits one core's cache, can make one thread the faster.)
+  // (On a 2-core machine an 8x8 mesh, 64 routers, is faster on one thread: a cycle there is a
+  // few microseconds, about what handing work to another core and back costs.)
+  static constexpr unsigned kMinParallelBlocks = 128;
+  void set_threads(unsigned threads, unsigned min_parallel_blocks = kMinParallelBlocks,
+                   bool always = false);
+  unsigned threads() const { return threads_; }
+  // A block whose evaluation touches only itself and its links (and its network's per-thread
+  // state): it may be evaluated on any thread.
+  void mark_parallel(unsigned block);
 
   const sc_core::sc_time& period() const { return period_; }
   Cycle now() const { return static_cast<Cycle>(sc_core::sc_time_stamp().value() / period_ticks_); }
@@ -58,6 +93,60 @@ class Clock : public sc_core::sc_module {
   std::priority_queue<Wakeup, std::vector<Wakeup>, std::greater<Wakeup>> later_;
   void enqueue(unsigned block, Cycle cycle);
   Cycle next_wakeup() const;
+  // Puts a block evaluated this cycle to sleep until `next` (now + 1: it stays awake).
+  void after_evaluation(unsigned block, Cycle now, Cycle next, bool& any_awake);
+
+  // Parallel cycles.
+  void evaluate_in_parallel(Cycle now, bool& any_awake);
+  // Takes a chunk of positions of par_order_: from the front of the thread's own share, else
+  // from the back of another's.
+  bool take(unsigned lane, unsigned& begin, unsigned& end);
+  bool take_from(unsigned share, bool front, unsigned& begin, unsigned& end);
+  bool work_left() const;
+  void run(unsigned begin, unsigned end, Lane& lane);
+  void work(unsigned lane);
+  void start_workers();
+  void stop_workers();
+
+  // Chooses the way a busy cycle is evaluated: hold the way chosen for a number of busy cycles,
+  // then time some cycles on one thread, then some on all, and hold the faster.
+  bool choose_parallel(bool& timed);
+  void record_timing(bool parallel, double ns, unsigned blocks);
+  enum class Phase : std::uint8_t { hold, time_serial, time_parallel };
+  static constexpr unsigned kSettleCycles = 8, kTimedCycles = 64;
+  static constexpr unsigned kFirstHold = 1024, kMaxHold = 32768;
+  Phase phase_ = Phase::time_serial;
+  bool use_parallel_ = false;
+  bool always_parallel_ = false;
+  unsigned phase_cycles_ = 0;
+  unsigned hold_cycles_ = kFirstHold;
+  double timed_ns_[2] = {0, 0};             // [parallel]: wall time of the timed cycles
+  std::uint64_t timed_blocks_[2] = {0, 0};  // and the blocks they evaluated
+
+  unsigned threads_ = 1;
+  unsigned min_parallel_ = kMinParallelBlocks;
+  std::vector<std::uint64_t> parallel_;  // bit per block: may be evaluated on any thread
+  std::vector<std::uint64_t> evaluated_; // bit per block evaluated in this edge's parallel part
+  std::vector<unsigned> par_order_;      // this edge's awake parallel blocks, in index order
+  std::vector<Cycle> par_next_;          // their next work cycles, by position in par_order_
+  Cycle par_now_ = 0;
+  std::vector<Lane> lanes_;              // one per thread
+  std::vector<std::thread> workers_;
+  // Each thread's share of a parallel cycle: the awake parallel blocks of a fixed range of
+  // block indices, so that a router's state stays in one core's cache. Positions [front, back)
+  // of par_order_ not taken yet are one word, front << 32 | back, so that a thread takes a
+  // chunk with one compare-and-swap: the owner from the front, a thread done with its own share
+  // from the back (a thread that is not running holds nobody up).
+  struct alignas(64) Share {
+    std::atomic<std::uint64_t> work{0};
+    unsigned first_block = 0;  // its range of block indices starts here
+  };
+  std::unique_ptr<Share[]> shares_;  // one per thread
+  alignas(64) std::atomic<unsigned> done_{0};  // positions evaluated
+  std::atomic<unsigned> sleepers_{0};          // workers waiting on wake_workers_
+  std::atomic<bool> stop_{false};
+  std::mutex sleep_mutex_;
+  std::condition_variable wake_workers_;
 };
 
 class ClockedModule : public sc_core::sc_module {
@@ -82,9 +171,20 @@ class ClockedModule : public sc_core::sc_module {
     wake_at(cycle);
   }
   void credit_sent(unsigned port) { credit_pending_ |= std::uint64_t{1} << port; }
+  // The same from a block evaluated on another thread of a parallel cycle (the wake-up goes
+  // through its Lane).
+  void flit_sent_concurrently(unsigned port) {
+    __atomic_fetch_or(&flit_pending_, std::uint64_t{1} << port, __ATOMIC_RELEASE);
+  }
+  void credit_sent_concurrently(unsigned port) {
+    __atomic_fetch_or(&credit_pending_, std::uint64_t{1} << port, __ATOMIC_RELEASE);
+  }
+  unsigned block_index() const { return index_; }
 
  protected:
   friend class Clock;
+  // May be evaluated on any thread of a parallel cycle (see Clock::mark_parallel).
+  void set_parallel() { clock_.mark_parallel(index_); }
   // One cycle of the block's hardware.
   virtual void evaluate(Cycle now) = 0;
   // Earliest cycle after `now` at which the block has work of its own (a timer, a queued
@@ -105,11 +205,32 @@ class ClockedModule : public sc_core::sc_module {
       if (f(port)) mask &= ~(std::uint64_t{1} << port);
     }
   }
+  // The same on a parallel cycle, where the block at the link's other end may be setting a
+  // flag from another thread: the flags are read and cleared atomically, and a cleared one is
+  // set again unless empty(port) still holds.
+  template <typename F, typename E>
+  static void for_each_pending_shared(std::uint64_t& mask, F&& f, E&& empty) {
+    std::uint64_t cleared = 0;
+    for (std::uint64_t bits = __atomic_load_n(&mask, __ATOMIC_ACQUIRE); bits; bits &= bits - 1) {
+      const unsigned port = static_cast<unsigned>(__builtin_ctzll(bits));
+      if (f(port)) cleared |= std::uint64_t{1} << port;
+    }
+    if (!cleared) return;
+    __atomic_fetch_and(&mask, ~cleared, __ATOMIC_ACQ_REL);
+    for (; cleared; cleared &= cleared - 1) {
+      const unsigned port = static_cast<unsigned>(__builtin_ctzll(cleared));
+      if (!empty(port)) __atomic_fetch_or(&mask, std::uint64_t{1} << port, __ATOMIC_RELAXED);
+    }
+  }
 
  private:
   Clock& clock_;
   unsigned index_;
   bool always_on_ = false;
+
+ protected:
+  // Set while the block is evaluated on a parallel cycle: its thread's Lane.
+  Lane* lane_ = nullptr;
 };
 
 }  // namespace collnoc

@@ -43,6 +43,12 @@ class Ring {
   std::size_t size_ = 0;
 };
 
+// The line between two blocks. The writer alone moves the tail and the reader alone the head,
+// so the two may work on two threads at once (Clock::set_threads): then (Shared = true) the
+// writer publishes an entry by counting it atomically, and the reader reads the count so. An
+// entry written in cycle t is readable from t + latency > t, so what the reader takes in a cycle
+// does not depend on whether it already sees an entry being written in that cycle. Otherwise
+// the count is a plain integer.
 template <typename T>
 class DelayLine {
  public:
@@ -50,23 +56,40 @@ class DelayLine {
   DelayLine(unsigned latency_cycles, std::size_t capacity) { reset(latency_cycles, capacity); }
   void reset(unsigned latency_cycles, std::size_t capacity) {
     latency_ = latency_cycles;
-    ring_.reset(capacity);
+    slots_.assign(capacity, Entry{});
+    head_ = tail_ = popped_ = pushed_ = 0;
   }
   unsigned latency() const { return latency_; }
-  std::size_t size() const { return ring_.size(); }
-  bool empty() const { return ring_.empty(); }
-  bool full() const { return ring_.full(); }
+  template <bool Shared = false>
+  std::size_t size() const {
+    return (Shared ? __atomic_load_n(&pushed_, __ATOMIC_ACQUIRE) : pushed_) - popped_;
+  }
+  template <bool Shared = false>
+  bool empty() const { return size<Shared>() == 0; }
+  bool full() const { return size() == slots_.size(); }
   // Entry written in cycle `now` becomes readable in cycle now + latency.
+  template <bool Shared = false>
   void push(const T& value, Cycle now) {
-    Entry& e = ring_.push_slot();
+    assert(Shared || !full());
+    Entry& e = slots_[tail_];
+    if (++tail_ == slots_.size()) tail_ = 0;
     e.ready = now + latency_;
     e.value = value;
+    if (Shared) __atomic_store_n(&pushed_, pushed_ + 1, __ATOMIC_RELEASE);
+    else ++pushed_;
   }
-  bool ready(Cycle now) const { return !ring_.empty() && ring_.front().ready <= now; }
-  Cycle next_ready() const { return ring_.empty() ? kNever : ring_.front().ready; }
-  const T& front() const { return ring_.front().value; }
-  void pop() { ring_.pop(); }
-  void prefetch() const { ring_.prefetch(); }
+  template <bool Shared = false>
+  bool ready(Cycle now) const { return !empty<Shared>() && slots_[head_].ready <= now; }
+  template <bool Shared = false>
+  Cycle next_ready() const { return empty<Shared>() ? kNever : slots_[head_].ready; }
+  const T& front() const { return slots_[head_].value; }
+  void pop() {
+    if (++head_ == slots_.size()) head_ = 0;
+    ++popped_;
+  }
+  void prefetch() const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[head_]);
+  }
 
  private:
   // An entry holding a flit (56 bytes) gets a cache line of its own, as a buffer slot does;
@@ -75,8 +98,10 @@ class DelayLine {
     Cycle ready = 0;
     T value{};
   };
+  std::vector<Entry> slots_;
   unsigned latency_ = 1;
-  Ring<Entry> ring_;
+  std::uint32_t head_ = 0, popped_ = 0;  // the reader's
+  std::uint32_t tail_ = 0, pushed_ = 0;  // the writer's; entries [popped_, pushed_) are readable
 };
 
 }  // namespace collnoc

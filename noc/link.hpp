@@ -33,6 +33,7 @@ class Link {
   void attach_receiver(ClockedModule* receiver, unsigned receiver_port) {
     receiver_ = receiver;
     receiver_port_ = receiver_port;
+    receiver_block_ = receiver->block_index();
   }
   void attach_sender(ClockedModule* sender, unsigned sender_port, std::size_t receiver_buffer_slots) {
     sender_ = sender;
@@ -47,30 +48,46 @@ class Link {
     flits_.push(flit, now);
     receiver_->flit_sent(receiver_port_, now + flits_.latency());
   }
-  bool credit_ready(Cycle now) const { return credits_.ready(now); }
+  // The same on a parallel cycle (from the thread of `lane`): the receiver may be evaluating
+  // on another thread, so its port is flagged atomically and the clock wakes it afterwards.
+  void send_shared(const Flit& flit, Cycle now, Lane& lane) {
+    flits_.push<true>(flit, now);
+    receiver_->flit_sent_concurrently(receiver_port_);
+    lane.wakes.emplace_back(receiver_block_, now + flits_.latency());
+  }
+  template <bool Shared = false>
+  bool credit_ready(Cycle now) const { return credits_.ready<Shared>(now); }
   std::uint8_t take_credit() {
     std::uint8_t vc = credits_.front();
     credits_.pop();
     return vc;
   }
+  template <bool Shared = false>
+  bool has_credits() const { return !credits_.empty<Shared>(); }
 
-  // Receiver side.
-  bool flit_ready(Cycle now) const { return flits_.ready(now); }
+  // Receiver side (Shared: on a parallel cycle, see DelayLine).
+  template <bool Shared = false>
+  bool flit_ready(Cycle now) const { return flits_.ready<Shared>(now); }
   const Flit& peek_flit() const { return flits_.front(); }
   void pop_flit() { flits_.pop(); }
   void return_credit(std::uint8_t vc, Cycle now) {
     credits_.push(vc, now);
     sender_->credit_sent(sender_port_);
   }
-  bool has_credits() const { return !credits_.empty(); }
+  void return_credit_shared(std::uint8_t vc, Cycle now) {
+    credits_.push<true>(vc, now);
+    sender_->credit_sent_concurrently(sender_port_);
+  }
   void prefetch() const {
     __builtin_prefetch(this);
     flits_.prefetch();
     credits_.prefetch();
   }
 
-  Cycle next_flit_cycle() const { return flits_.next_ready(); }
-  std::size_t flits_in_flight() const { return flits_.size(); }
+  template <bool Shared = false>
+  Cycle next_flit_cycle() const { return flits_.next_ready<Shared>(); }
+  template <bool Shared = false>
+  std::size_t flits_in_flight() const { return flits_.size<Shared>(); }
   const LinkParams& params() const { return params_; }
 
  private:
@@ -81,6 +98,7 @@ class Link {
   ClockedModule* receiver_ = nullptr;
   ClockedModule* sender_ = nullptr;
   unsigned receiver_port_ = 0;
+  unsigned receiver_block_ = 0;  // the receiver's index at the clock
   unsigned sender_port_ = 0;
 };
 

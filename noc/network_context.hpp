@@ -1,6 +1,7 @@
 // What the blocks of one network share. One per network, so that two networks can live in one
 // process.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <unordered_map>
@@ -11,8 +12,8 @@
 
 namespace collnoc {
 
-// Per-cycle working storage of the routers' allocators. Routers evaluate one after another, so
-// they can share it, and shared it stays in cache.
+// Per-cycle working storage of the routers' allocators. The routers a thread evaluates use it
+// one after another, so they can share it, and shared it stays in cache.
 struct RouterScratch {
   std::vector<VcRequest> vc_requests;
   std::vector<VcGrant> vc_grants;
@@ -23,14 +24,27 @@ struct RouterScratch {
   std::vector<std::uint8_t> port_granted; // per output port: granted this cycle
 };
 
+// What the routers evaluated by one thread of a parallel cycle share (Clock::set_threads); on
+// a cache line of its own, so that the threads do not contend for it.
+struct alignas(64) RouterLane {
+  RouterScratch scratch;
+  std::uint64_t flit_moves = 0;
+};
+
 struct NetworkContext {
   PacketPool packets;                      // headers of the packets in flight
-  std::uint64_t flit_moves = 0;            // every flit movement, for the progress watchdog
+  std::uint64_t flit_moves = 0;            // flit movements by NIs (routers: in their lanes)
+  // Every flit movement, for the progress watchdog.
+  std::uint64_t total_flit_moves() const {
+    std::uint64_t n = flit_moves;
+    for (const RouterLane& l : lanes) n += l.flit_moves;
+    return n;
+  }
   std::uint64_t measured_outstanding = 0;  // measured packets created and not yet delivered
   // Called when the workload has reached its end (every core finished, or every measured
   // packet delivered after the measurement window); run control uses it to stop on the cycle.
   std::function<void()> on_workload_done;
-  RouterScratch scratch;
+  std::array<RouterLane, kMaxThreads> lanes;  // index = Lane::index
   // Payloads of packets whose size is modelled (ni.compression.size_mode = fixed_ratio): the
   // flits are counted, the words travel here, from the source NI to the destination NI.
   std::unordered_map<PacketHandle, std::vector<std::uint32_t>> modelled_payloads;

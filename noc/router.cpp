@@ -42,10 +42,21 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
   out_.resize(ports);
   out_vcs_.resize(in_vcs_.size());
   for (unsigned p = 0; p < ports; ++p) out_[p].vcs = &out_vcs_[p * params.vcs];
-  RouterScratch& s = net_.scratch;  // big enough for the largest router of the network
-  if (s.won.size() < in_vcs_.size()) s.won.assign(in_vcs_.size(), 0);
-  if (s.port_granted.size() < ports) s.port_granted.assign(ports, 0);
+  for (RouterLane& lane : net_.lanes) {  // big enough for the largest router of the network
+    RouterScratch& s = lane.scratch;
+    if (s.won.size() < in_vcs_.size()) s.won.assign(in_vcs_.size(), 0);
+    if (s.port_granted.size() < ports) s.port_granted.assign(ports, 0);
+    // Room for every request at once, and never a cache line shared with another thread's.
+    const std::size_t room = std::max<std::size_t>(64, in_vcs_.size() * ports);
+    s.vc_requests.reserve(room);
+    s.vc_grants.reserve(room);
+    s.sw_requests.reserve(room);
+    s.sw_winners.reserve(room);
+    s.routing_vcs.reserve(room);
+  }
   nonempty_.assign((in_vcs_.size() + 63) / 64, 0);
+  // A router touches only itself, its links and its lane: any thread may evaluate it.
+  set_parallel();
 }
 
 void Router::connect_input(unsigned port, Link& link) {
@@ -109,21 +120,38 @@ void Router::count_contention(InputVc& ivc, unsigned port) {
 }
 
 void Router::evaluate(Cycle now) {
+  if (lane_) cycle<true>(now);
+  else serial_cycle(now);
+}
+
+// The serial cycle with its stages and allocators inlined into one function, as they were
+// when there was only this one (from two callers the compiler stops inlining them by itself).
+__attribute__((flatten)) void Router::serial_cycle(Cycle now) { cycle<false>(now); }
+
+// Shared: on a parallel cycle, where the blocks at the other ends of the links may be
+// evaluating on other threads (see Link and DelayLine); otherwise exactly the serial code.
+template <bool Shared>
+void Router::cycle(Cycle now) {
   occupancy_flit_cycles_ += static_cast<std::uint64_t>(buffered_) * (now - occupancy_since_);
   occupancy_since_ = now;
   if (!trace_.empty())
     for (PortTrace& t : trace_) t.out_valid = false;
 
   // Credits returned by the downstream buffers.
-  for_each_pending(credit_pending_, [&](unsigned p) {
+  const auto take_credits = [&](unsigned p) {
     OutputPort& o = out_[p];
-    while (o.link->credit_ready(now)) ++o.vcs[o.link->take_credit()].credits;
-    return !o.link->has_credits();
-  });
+    while (o.link->credit_ready<Shared>(now)) ++o.vcs[o.link->take_credit()].credits;
+    return !o.link->has_credits<Shared>();
+  };
+  if constexpr (Shared)
+    for_each_pending_shared(credit_pending_, take_credits,
+                            [&](unsigned p) { return !out_[p].link->has_credits<true>(); });
+  else
+    for_each_pending(credit_pending_, take_credits);
   // Flits arriving from the input links.
-  for_each_pending(flit_pending_, [&](unsigned p) {
+  const auto take_flits = [&](unsigned p) {
     Link* link = in_links_[p];
-    while (link->flit_ready(now)) {
+    while (link->flit_ready<Shared>(now)) {
       const Flit& f = link->peek_flit();
       const unsigned index = p * params_.vcs + f.vc;
       InputVc& ivc = in_vcs_[index];
@@ -135,12 +163,17 @@ void Router::evaluate(Cycle now) {
       nonempty_[index >> 6] |= std::uint64_t{1} << (index & 63);
       if (ivc.state == VcState::idle) start_head(index, now);
     }
-    return link->flits_in_flight() == 0;
-  });
+    return link->flits_in_flight<Shared>() == 0;
+  };
+  if constexpr (Shared)
+    for_each_pending_shared(flit_pending_, take_flits,
+                            [&](unsigned p) { return in_links_[p]->flits_in_flight<true>() == 0; });
+  else
+    for_each_pending(flit_pending_, take_flits);
   max_buffered_ = std::max(max_buffered_, buffered_);
   if (buffered_ > 0) {
-    if (routing_count_ > 0) allocate_vcs(now);
-    traverse_switch(now);
+    if (routing_count_ > 0) allocate_vcs(now, scratch<Shared>());
+    traverse_switch<Shared>(now);
   }
   if (!trace_.empty()) {
     for (unsigned p = 0; p < ports_; ++p) {
@@ -154,8 +187,7 @@ void Router::evaluate(Cycle now) {
   }
 }
 
-void Router::allocate_vcs(Cycle now) {
-  RouterScratch& s = net_.scratch;
+void Router::allocate_vcs(Cycle now, RouterScratch& s) {
   s.vc_requests.clear();
   s.routing_vcs.clear();
   const unsigned per_class = params_.vcs_per_class();
@@ -198,8 +230,9 @@ void Router::allocate_vcs(Cycle now) {
   }
 }
 
+template <bool Shared>
 void Router::traverse_switch(Cycle now) {
-  RouterScratch& s = net_.scratch;
+  RouterScratch& s = scratch<Shared>();
   std::vector<SwitchRequest>& requests = s.sw_requests;
   std::vector<unsigned>& winners = s.sw_winners;
   requests.clear();
@@ -246,7 +279,8 @@ void Router::traverse_switch(Cycle now) {
     const bool tail = f.is_tail();
     f.vc = ivc.out_vc;
     if (f.is_head() && o.to_router) ++net_.packets[f.packet].hops;
-    o.link->send(f, now);
+    if constexpr (Shared) o.link->send_shared(f, now, *lane_);
+    else o.link->send(f, now);
     --ov.credits;
     ++o.counters.flits;
     if (!trace_.empty()) {
@@ -258,8 +292,13 @@ void Router::traverse_switch(Cycle now) {
     ivc.buf.pop();
     --buffered_;
     if (ivc.buf.empty()) nonempty_[index >> 6] &= ~(std::uint64_t{1} << (index & 63));
-    ++net_.flit_moves;
-    in_links_[r.in_port]->return_credit(r.in_vc, now);
+    if constexpr (Shared) {
+      ++net_.lanes[lane_->index].flit_moves;
+      in_links_[r.in_port]->return_credit_shared(r.in_vc, now);
+    } else {
+      ++net_.flit_moves;
+      in_links_[r.in_port]->return_credit(r.in_vc, now);
+    }
     if (tail) {
       ov.owner = -1;
       release(o, now);
@@ -272,9 +311,11 @@ void Router::traverse_switch(Cycle now) {
 void Router::prefetch() const {
   __builtin_prefetch(&buffered_);
   __builtin_prefetch(out_vcs_.data());
-  for (std::uint64_t bits = flit_pending_; bits; bits &= bits - 1)
+  for (std::uint64_t bits = __atomic_load_n(&flit_pending_, __ATOMIC_RELAXED); bits;
+       bits &= bits - 1)
     in_links_[__builtin_ctzll(bits)]->prefetch();
-  for (std::uint64_t bits = credit_pending_; bits; bits &= bits - 1)
+  for (std::uint64_t bits = __atomic_load_n(&credit_pending_, __ATOMIC_RELAXED); bits;
+       bits &= bits - 1)
     out_[__builtin_ctzll(bits)].link->prefetch();
   for (const std::uint64_t word : nonempty_)
     for (std::uint64_t bits = word; bits; bits &= bits - 1) {
@@ -289,8 +330,14 @@ Cycle Router::next_work_cycle(Cycle now) const {
   // (credits are collected when it next evaluates).
   if (buffered_ > 0) return now + 1;
   Cycle next = kNever;
-  for (std::uint64_t bits = flit_pending_; bits; bits &= bits - 1)
-    next = std::min(next, in_links_[__builtin_ctzll(bits)]->next_flit_cycle());
+  if (lane_) {
+    for (std::uint64_t bits = __atomic_load_n(&flit_pending_, __ATOMIC_ACQUIRE); bits;
+         bits &= bits - 1)
+      next = std::min(next, in_links_[__builtin_ctzll(bits)]->next_flit_cycle<true>());
+  } else {
+    for (std::uint64_t bits = flit_pending_; bits; bits &= bits - 1)
+      next = std::min(next, in_links_[__builtin_ctzll(bits)]->next_flit_cycle());
+  }
   return next;
 }
 

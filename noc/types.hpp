@@ -13,6 +13,9 @@ using PacketId = std::uint64_t;
 
 constexpr Cycle kNever = ~Cycle{0};
 
+// Most threads a clock evaluates the blocks of one cycle on (sim.threads).
+constexpr unsigned kMaxThreads = 4;
+
 // Raised while building a model from parameters that cannot describe hardware.
 // The CLI turns it into exit status 2; `key` names the parameter the user set.
 class ParamError : public std::runtime_error {

@@ -1,6 +1,7 @@
 #include "platforms/noc_system.hpp"
 
 #include <sstream>
+#include <thread>
 
 #include "noc/zero_load.hpp"
 
@@ -18,6 +19,7 @@ NocSystem::NocSystem(sc_module_name name, std::unique_ptr<Topology> topology,
   validate(params_.link, "link");
   validate(params_.ni_link, "ni_link");
   if (!routing_) routing_ = make_routing(params_.routing, topo, params_.router.vcs_per_class());
+  clock_.set_threads(params_.threads ? params_.threads : automatic_threads());
 
   for (RouterId r = 0; r < topo.num_routers(); ++r) {
     routers_.push_back(std::make_unique<Router>(("router" + std::to_string(r)).c_str(), clock_, r,
@@ -52,6 +54,11 @@ NocSystem::NocSystem(sc_module_name name, std::unique_ptr<Topology> topology,
 }
 
 NocSystem::~NocSystem() = default;
+
+unsigned automatic_threads() {
+  // More would mostly wait for each other at the end of each cycle.
+  return std::thread::hardware_concurrency() >= 2 ? 2 : 1;
+}
 
 void check_whole_packets(const SystemParams& params, unsigned packet_flits,
                          const std::string& why) {

@@ -22,7 +22,11 @@ struct SystemParams {
   std::string routing = "dor";
   double clock_period_ns = 1.0;
   bool activity_driven = true;  // idle blocks sleep; false evaluates every block every cycle
+  unsigned threads = 0;         // evaluating the routers of a busy cycle; 0: automatic
 };
+
+// What sim.threads = 0 means on this machine: 2 threads if it has 2 or more cores, else 1.
+unsigned automatic_threads();
 
 // VCT and store-and-forward move whole packets: every buffer must hold the longest one
 // (`packet_flits`, named by `why`). Throws ParamError.

@@ -104,7 +104,7 @@ RunOutcome Simulation::run() {
     }
 
     // Forward-progress watchdog.
-    const std::uint64_t moves = sys_.context().flit_moves;
+    const std::uint64_t moves = sys_.context().total_flit_moves();
     if (moves != last_moves) {
       last_moves = moves;
       last_move_cycle = now;

@@ -364,6 +364,10 @@ std::vector<KeySpec> build_schema() {
       bool_key("sim.activity_driven", true,
                "idle blocks sleep until woken (results are identical either way)",
                [](RunConfig& c, V v) { c.platform.system.activity_driven = flag(v); }),
+      uint_key("sim.threads", 0, 0, kMaxThreads, "",
+               "threads that evaluate the routers of a busy cycle (identical results for any "
+               "number); 0 = automatic: 2 if the machine has 2 or more cores, else 1",
+               [](RunConfig& c, V v) { c.platform.system.threads = u32(v); }),
       real_key("sim.clock_period_ns", 1.0, 0.001, 1e6, false, "ns",
                "network clock period, one cycle (rounded to 1 ps)",
                [](RunConfig& c, V v) { c.platform.system.clock_period_ns = real(v); }),

@@ -166,6 +166,85 @@ TEST_CASE("two systems side by side give identical results when one evaluates ev
   CHECK(a.flits_in_network() == b.flits_in_network());
 }
 
+namespace {
+
+// Runs the same traffic on two systems, one evaluating on one thread, the other on two on every
+// busy cycle, and requires identical results.
+void compare_threads(const std::string& kind, unsigned k, SystemParams sp, double rate) {
+  PlatformParams p;
+  p.topology.kind = kind;
+  p.topology.k = {k, k};
+  SystemParams one = sp, two = sp;
+  one.threads = 1;
+  two.threads = 2;
+  NocSystem a("a", make_topology(p.topology), one);
+  NocSystem b("b", make_topology(p.topology), two);
+  b.clock().set_threads(2, 1, true);  // every cycle with a router awake, however fast
+  TrafficParams tp;
+  tp.injection_rate = rate;
+  tp.pattern = "uniform";
+  tp.packet_flits_min = 1;
+  tp.packet_flits_max = 6;
+  a.attach_traffic(tp, 5);
+  b.attach_traffic(tp, 5);
+  const NodeId nodes = k * k;
+  for (NodeId n = 0; n < nodes; ++n) {
+    a.ni(n).set_measurement_window(200, 2500);
+    b.ni(n).set_measurement_window(200, 2500);
+  }
+  sc_core::sc_start(a.clock().delay(3000));
+  std::uint64_t delivered = 0;
+  for (NodeId n = 0; n < nodes; ++n) {
+    const NiCounters& ca = a.ni(n).counters();
+    const NiCounters& cb = b.ni(n).counters();
+    INFO("node " << n);
+    REQUIRE(ca.flits_injected == cb.flits_injected);
+    REQUIRE(ca.flits_delivered == cb.flits_delivered);
+    REQUIRE(ca.measured_hops == cb.measured_hops);
+    REQUIRE(a.ni(n).latency_samples() == b.ni(n).latency_samples());
+    REQUIRE(ca.source_queue_packet_cycles == cb.source_queue_packet_cycles);
+    delivered += ca.flits_delivered;
+  }
+  for (RouterId r = 0; r < nodes; ++r) {
+    REQUIRE(a.router(r).max_buffered_flits() == b.router(r).max_buffered_flits());
+    REQUIRE(a.router(r).occupancy_flit_cycles(3000) == b.router(r).occupancy_flit_cycles(3000));
+    for (unsigned port = 0; port < a.router(r).ports(); ++port) {
+      REQUIRE(a.router(r).output_counters(port).flits == b.router(r).output_counters(port).flits);
+      REQUIRE(a.router(r).output_counters(port).contention_events ==
+              b.router(r).output_counters(port).contention_events);
+    }
+  }
+  CHECK(delivered > 5000);
+  CHECK(a.flits_in_network() == b.flits_in_network());
+  CHECK(a.context().total_flit_moves() == b.context().total_flit_moves());
+}
+
+}  // namespace
+
+// (One simulation per process: one test case each.)
+TEST_CASE("routers on two threads give the results of one: mesh, wormhole", "[network]") {
+  compare_threads("mesh", 8, SystemParams{}, 0.3);
+}
+
+TEST_CASE("routers on two threads give the results of one: torus, adaptive, 2-cycle links, "
+          "every block every cycle", "[network]") {
+  SystemParams sp;
+  sp.routing = "adaptive";
+  sp.router.vcs = 3;
+  sp.link.latency_cycles = 2;
+  sp.link.credit_latency_cycles = 2;
+  sp.activity_driven = false;
+  compare_threads("torus", 6, sp, 0.5);
+}
+
+TEST_CASE("routers on two threads give the results of one: store-and-forward, light load",
+          "[network]") {
+  SystemParams sp;
+  sp.router.switching = Switching::store_and_forward;
+  sp.router.buffer_flits = 6;
+  compare_threads("mesh", 8, sp, 0.05);
+}
+
 TEST_CASE("a random degree-4 graph with Up*/Down* routing runs at saturation without deadlock",
           "[network]") {
   PlatformParams p;
