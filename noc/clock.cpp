@@ -182,39 +182,32 @@ void Clock::on_edge() {
 
 bool Clock::choose_parallel(bool& timed) {
   ++phase_cycles_;
-  switch (phase_) {
-    case Phase::hold:
-      if (phase_cycles_ >= hold_cycles_) {
-        phase_ = Phase::time_serial;
-        phase_cycles_ = 0;
-      }
-      return use_parallel_;
-    case Phase::time_serial:
-      // The first cycles of each way bring its state into the caches: not timed.
-      timed = phase_cycles_ > kSettleCycles;
-      if (phase_cycles_ >= kSettleCycles + kTimedCycles) {
-        phase_ = Phase::time_parallel;
-        phase_cycles_ = 0;
-      }
-      return false;
-    case Phase::time_parallel:
-      timed = phase_cycles_ > kSettleCycles;
-      if (phase_cycles_ >= kSettleCycles + kTimedCycles) {
-        timed = false;
-        // Per block evaluated; all threads only if clearly faster (timings are noisy).
-        const bool faster = 1.05 * timed_ns_[1] * static_cast<double>(timed_blocks_[0]) <
-                            timed_ns_[0] * static_cast<double>(timed_blocks_[1]);
-        // The same answer again: ask less often.
-        hold_cycles_ = faster == use_parallel_ ? std::min(2 * hold_cycles_, kMaxHold) : kFirstHold;
-        use_parallel_ = faster;
-        timed_ns_[0] = timed_ns_[1] = 0;
-        timed_blocks_[0] = timed_blocks_[1] = 0;
-        phase_ = Phase::hold;
-        phase_cycles_ = 0;
-      }
-      return true;
+  if (phase_ == Phase::hold) {
+    if (phase_cycles_ >= hold_cycles_) {
+      phase_ = Phase::time_serial;
+      phase_cycles_ = 0;
+    }
+    return use_parallel_;
   }
-  return false;
+  const bool parallel = phase_ == Phase::time_parallel;
+  // The first cycles of each way bring its state into the caches: not timed.
+  timed = phase_cycles_ > kSettleCycles && phase_cycles_ < kSettleCycles + kTimedCycles;
+  if (phase_cycles_ < kSettleCycles + kTimedCycles) return parallel;
+  phase_cycles_ = 0;
+  if (!parallel) {
+    phase_ = Phase::time_parallel;
+    return false;
+  }
+  // Per block evaluated; all threads only if clearly faster (timings are noisy).
+  const bool faster = 1.05 * timed_ns_[1] * static_cast<double>(timed_blocks_[0]) <
+                      timed_ns_[0] * static_cast<double>(timed_blocks_[1]);
+  // The same answer again: ask less often.
+  hold_cycles_ = faster == use_parallel_ ? std::min(2 * hold_cycles_, kMaxHold) : kFirstHold;
+  use_parallel_ = faster;
+  timed_ns_[0] = timed_ns_[1] = 0;
+  timed_blocks_[0] = timed_blocks_[1] = 0;
+  phase_ = Phase::hold;
+  return true;
 }
 
 void Clock::record_timing(bool parallel, double ns, unsigned blocks) {

@@ -11,6 +11,38 @@ namespace {
 using test::get;
 using test::require_conserved;
 
+// Two systems that ran the same traffic to cycle `now` hold the same results, bit for bit.
+// Returns the flits delivered.
+std::uint64_t require_same_results(const NocSystem& a, const NocSystem& b, Cycle now) {
+  const NodeId nodes = static_cast<NodeId>(a.num_nis());
+  std::uint64_t delivered = 0;
+  for (NodeId n = 0; n < nodes; ++n) {
+    const NiCounters& ca = a.ni(n).counters();
+    const NiCounters& cb = b.ni(n).counters();
+    INFO("node " << n);
+    REQUIRE(ca.flits_injected == cb.flits_injected);
+    REQUIRE(ca.flits_delivered == cb.flits_delivered);
+    REQUIRE(ca.packets_created == cb.packets_created);
+    REQUIRE(ca.measured_hops == cb.measured_hops);
+    REQUIRE(a.ni(n).latency_samples() == b.ni(n).latency_samples());
+    REQUIRE(ca.source_queue_packet_cycles == cb.source_queue_packet_cycles);
+    delivered += ca.flits_delivered;
+  }
+  for (RouterId r = 0; r < a.num_routers(); ++r) {
+    INFO("router " << r);
+    REQUIRE(a.router(r).max_buffered_flits() == b.router(r).max_buffered_flits());
+    REQUIRE(a.router(r).occupancy_flit_cycles(now) == b.router(r).occupancy_flit_cycles(now));
+    for (unsigned p = 0; p < a.router(r).ports(); ++p) {
+      REQUIRE(a.router(r).output_counters(p).flits == b.router(r).output_counters(p).flits);
+      REQUIRE(a.router(r).output_counters(p).contention_events ==
+              b.router(r).output_counters(p).contention_events);
+    }
+  }
+  CHECK(a.flits_in_network() == b.flits_in_network());
+  CHECK(a.context().total_flit_moves() == b.context().total_flit_moves());
+  return delivered;
+}
+
 }  // namespace
 
 TEST_CASE("torus with dimension-order routing survives saturation without deadlock", "[network]") {
@@ -144,26 +176,7 @@ TEST_CASE("two systems side by side give identical results when one evaluates ev
     b.ni(n).set_measurement_window(200, 3000);
   }
   sc_core::sc_start(a.clock().delay(4000));
-  std::uint64_t delivered = 0;
-  for (NodeId n = 0; n < 36; ++n) {
-    const NiCounters& ca = a.ni(n).counters();
-    const NiCounters& cb = b.ni(n).counters();
-    INFO("node " << n);
-    REQUIRE(ca.flits_injected == cb.flits_injected);
-    REQUIRE(ca.flits_delivered == cb.flits_delivered);
-    REQUIRE(ca.packets_created == cb.packets_created);
-    REQUIRE(a.ni(n).latency_samples() == b.ni(n).latency_samples());
-    REQUIRE(ca.source_queue_packet_cycles == cb.source_queue_packet_cycles);
-    delivered += ca.flits_delivered;
-  }
-  for (RouterId r = 0; r < 36; ++r)
-    for (unsigned p = 0; p < a.router(r).ports(); ++p) {
-      REQUIRE(a.router(r).output_counters(p).flits == b.router(r).output_counters(p).flits);
-      REQUIRE(a.router(r).output_counters(p).contention_events ==
-              b.router(r).output_counters(p).contention_events);
-    }
-  CHECK(delivered > 10000);
-  CHECK(a.flits_in_network() == b.flits_in_network());
+  CHECK(require_same_results(a, b, 4000) > 10000);
 }
 
 namespace {
@@ -193,30 +206,7 @@ void compare_threads(const std::string& kind, unsigned k, SystemParams sp, doubl
     b.ni(n).set_measurement_window(200, 2500);
   }
   sc_core::sc_start(a.clock().delay(3000));
-  std::uint64_t delivered = 0;
-  for (NodeId n = 0; n < nodes; ++n) {
-    const NiCounters& ca = a.ni(n).counters();
-    const NiCounters& cb = b.ni(n).counters();
-    INFO("node " << n);
-    REQUIRE(ca.flits_injected == cb.flits_injected);
-    REQUIRE(ca.flits_delivered == cb.flits_delivered);
-    REQUIRE(ca.measured_hops == cb.measured_hops);
-    REQUIRE(a.ni(n).latency_samples() == b.ni(n).latency_samples());
-    REQUIRE(ca.source_queue_packet_cycles == cb.source_queue_packet_cycles);
-    delivered += ca.flits_delivered;
-  }
-  for (RouterId r = 0; r < nodes; ++r) {
-    REQUIRE(a.router(r).max_buffered_flits() == b.router(r).max_buffered_flits());
-    REQUIRE(a.router(r).occupancy_flit_cycles(3000) == b.router(r).occupancy_flit_cycles(3000));
-    for (unsigned port = 0; port < a.router(r).ports(); ++port) {
-      REQUIRE(a.router(r).output_counters(port).flits == b.router(r).output_counters(port).flits);
-      REQUIRE(a.router(r).output_counters(port).contention_events ==
-              b.router(r).output_counters(port).contention_events);
-    }
-  }
-  CHECK(delivered > 5000);
-  CHECK(a.flits_in_network() == b.flits_in_network());
-  CHECK(a.context().total_flit_moves() == b.context().total_flit_moves());
+  CHECK(require_same_results(a, b, 3000) > 5000);
 }
 
 }  // namespace
