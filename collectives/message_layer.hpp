@@ -85,6 +85,9 @@ class MessageLayer {
   // This core's own buffer, directly (1 cycle, no network).
   virtual void mpb_write(std::uint32_t offset, const Words& data);
   virtual Words mpb_read(std::uint32_t offset, std::size_t words);
+  // Polling this core's own buffer: blocks until a remote put has landed in it since this
+  // core's last mpb_read (at once if one has). Cycle-equivalent to reading a flag every cycle.
+  virtual void mpb_wait();
 
  protected:
   void missing(const char* what);

@@ -98,6 +98,7 @@ void NetworkInterface::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay)
     gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return;
   }
+  cmd->mpb_puts_landed = counters_.mpb_puts;
   const Cycle issue = static_cast<Cycle>(
       (sc_time_stamp() + delay).value() / clock().period().value());
   const auto* data = reinterpret_cast<const std::uint32_t*>(gp.get_data_ptr());
@@ -148,6 +149,11 @@ void NetworkInterface::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay)
     return;
   }
   if (mpb_access(gp, delay)) return;
+  if (gp.is_read() && gp.get_address() == kMpbWatchAddress && mpb_.size_bytes() > 0) {
+    cmd->arrival = &mpb_landed_;
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
   if (gp.is_read() && gp.get_address() == kRecvAddress) {
     cmd->found = false;
     cmd->next_available = kNever;
@@ -532,6 +538,8 @@ void NetworkInterface::complete_message(NodeId src, std::uint32_t seq, RxMessage
     if (!serve_mpb(src, it->second.kind, it->second.words, available)) {
       delivery_queue_.push_back(Delivered{src, available, std::move(it->second)});
       delivered_.notify(clock().delay(available - now));
+    } else if (it->second.kind == kMpbPutKind) {
+      mpb_landed_.notify(clock().delay(available - now));  // a poll of the buffer sees it
     }
     out_of_order_.erase(it);
     ++next_seq_in_[src];

@@ -12,6 +12,8 @@ NAME is one study (one command each):
              vs message size on 7x7
   scc        scc (48 cores): throughput (payload MB/s = bytes moved / execution time) vs message
              size for the same collectives (the baselines: nocmsg needs one core per tile)
+  scc_protocols
+             scc: the scc set under msg.protocol eager, rendezvous and mpb, MB/s vs message size
   all        every study above
 
 Each study runs `collnoc sweep` once per (collective, algorithm) series and writes into DIR
@@ -203,9 +205,36 @@ def run_study(name, args, out_dir):
     return 0
 
 
+# ---------------------------------------------------------------- msg.protocol on scc
+PROTOCOLS = ["eager", "rendezvous", "mpb"]
+
+
+def run_protocols(args, out_dir):
+    """scc_protocols: one series per (collective, msg.protocol) over the SCC_ALGORITHMS set."""
+    name = "scc_protocols"
+    csv_path = os.path.join(out_dir, name + ".csv")
+    if not args.replot:
+        sizes = QUICK_SIZES if args.quick else SIZES
+        rows = []
+        with open(os.path.join(out_dir, name + "_commands.txt"), "w") as log:
+            for protocol in PROTOCOLS:
+                got = run_series(args.collnoc, {"platform": "scc", "msg.protocol": protocol},
+                                 "workload.message_bytes", sizes, SCC_ALGORITHMS, args.jobs,
+                                 out_dir, "%s_%s" % (name, protocol), log)
+                if got is None:
+                    return 1
+                for r in got:
+                    r["series"] = "%s %s" % (r["series"].split()[0], protocol)
+                rows += got
+        write_csv(csv_path, rows)
+    plot(os.path.join(out_dir, name + ".png"), read_csv(csv_path), "mb_per_s", "message bytes",
+         "scc, 48 cores: msg.protocol eager vs rendezvous vs mpb", True)
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("name", choices=["tasks", "size", "allreduce", "scc", "all"])
+    ap.add_argument("name", choices=["tasks", "size", "allreduce", "scc", "scc_protocols", "all"])
     ap.add_argument("--quick", action="store_true", help="message sizes up to 64 KiB only")
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "manycore_study"))
     ap.add_argument("--collnoc", default=None, help="the collnoc binary")
@@ -228,9 +257,9 @@ def main():
         sys.stderr.write("matplotlib is missing: apt-get install python3-matplotlib\n")
         return 2
     os.makedirs(os.path.join(args.out, "parts"), exist_ok=True)
-    names = ["tasks", "size", "allreduce", "scc"] if args.name == "all" else [args.name]
+    names = ["tasks", "size", "allreduce", "scc", "scc_protocols"] if args.name == "all" else [args.name]
     for name in names:
-        status = run_study(name, args, args.out)
+        status = run_protocols(args, args.out) if name == "scc_protocols" else run_study(name, args, args.out)
         if status:
             return status
         print("[%s] %s" % (name, os.path.join(args.out, name + ".csv")))
