@@ -149,7 +149,7 @@ class MpbLayer final : public ProtocolLayer {
   Words recv(NodeId src) override { return take(src).words; }
   Message recv_any() override { return take(kAnySource); }
   void flush() override {
-    poll_until([&](const Words&) { return unsent_ == 0; });
+    if (unsent_ > 0) poll_until([&](const Words&) { return unsent_ == 0; });
   }
 
  private:
@@ -171,6 +171,7 @@ class MpbLayer final : public ProtocolLayer {
   }
 
   Message take(NodeId src) {
+    if (src != kAnySource && src >= size()) fault("receive from a rank that does not exist");
     NodeId from = kAnySource;
     poll_until([&](const Words& flags) { return (from = announced_by(flags, src)) != kAnySource; });
     ++taken_[from];

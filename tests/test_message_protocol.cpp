@@ -4,6 +4,7 @@
 // per run).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -70,6 +71,24 @@ std::vector<NodeId> taken_order(NocSystem& sys, const FirmwareParams& fp) {
   return senders.order();
 }
 
+// Runs ping_pong under `fp` to its end and returns the report.
+Report ping_pong(NocSystem& sys, const FirmwareParams& fp) {
+  auto fw = make_firmware("ping_pong", fp, sys.topology());
+  RunOutcome out = test::run_firmware(sys, *fw, kWatchdog);
+  INFO(out.diagnosis);
+  REQUIRE(out.status == RunStatus::ok);
+  REQUIRE(fw->data_verified());
+  return out.report;
+}
+
+// A message of w words one hop away, from the send call to the cycle it is available at the
+// destination NI: send overhead, zero-load latency, the delivery register.
+Cycle one_hop(const SystemParams& sp, unsigned words) {
+  const unsigned flits = std::max(1u, (words + sp.ni.words_per_flit() - 1) / sp.ni.words_per_flit());
+  return sp.ni.send_overhead_cycles +
+         zero_load_latency({1, flits, sp.router.hop_latency_cycles, sp.link.latency_cycles}) + 1;
+}
+
 nlohmann::json run_json(const std::string& args, const std::string& name) {
   const std::string out = temp_path(name + ".json");
   const Result r = run_collnoc("run --quiet " + args + " --out " + out);
@@ -88,24 +107,14 @@ TEST_CASE("rendezvous one-way latency on an idle 2-node path is L(RTS) + L(CTS) 
   FirmwareParams fp = under("rendezvous");
   fp.message_words = 12;  // 3 flits
   fp.iterations = 4;
-  auto fw = make_firmware("ping_pong", fp, sys->topology());
-  RunOutcome out = test::run_firmware(*sys, *fw, kWatchdog);
-  INFO(out.diagnosis);
-  REQUIRE(out.status == RunStatus::ok);
-  REQUIRE(fw->data_verified());
-  // A message of F flits one hop away, from the send call to the receive's return: send
-  // overhead, zero-load latency, the delivery register, receive overhead.
-  const auto one_way = [&](unsigned flits) {
-    return sp.ni.send_overhead_cycles +
-           zero_load_latency({1, flits, sp.router.hop_latency_cycles, sp.link.latency_cycles}) +
-           1 + sp.ni.recv_overhead_cycles;
-  };
-  const Cycle rendezvous = one_way(1) + one_way(1) + one_way(3);  // RTS, CTS, data
+  const Report report = ping_pong(*sys, fp);
+  // Each until the receive returns (receive overhead): L(0) for RTS and CTS (no payload).
+  const auto latency = [&](unsigned words) { return one_hop(sp, words) + sp.ni.recv_overhead_cycles; };
+  const Cycle rendezvous = latency(0) + latency(0) + latency(12);
   CHECK(rendezvous == 10 + 10 + 12);
-  CHECK(std::get<double>(*out.report.find("firmware.round_trip_cycles_mean")) ==
-        Approx(2.0 * rendezvous));
-  CHECK(std::get<std::uint64_t>(*out.report.find("msg.control_messages")) == 2 * 2 * 4);
-  CHECK(std::get<std::uint64_t>(*out.report.find("msg.data_chunks")) == 2 * 4);
+  CHECK(test::get<double>(report, "firmware.round_trip_cycles_mean") == Approx(2.0 * rendezvous));
+  CHECK(test::get<std::uint64_t>(report, "msg.control_messages") == 2 * 2 * 4);
+  CHECK(test::get<std::uint64_t>(report, "msg.data_chunks") == 2 * 4);
 }
 
 TEST_CASE("mpb one-way latency over one hop is an announce, then a credit and a chunk per chunk",
@@ -118,27 +127,16 @@ TEST_CASE("mpb one-way latency over one hop is an announce, then a credit and a 
   fp.message_words = 2 * 1944 + 100;  // two full chunks and a part
   fp.peer = 2;                        // the core on the next tile: one hop
   fp.iterations = 2;
-  auto fw = make_firmware("ping_pong", fp, sys->topology());
-  RunOutcome out = test::run_firmware(*sys, *fw, kWatchdog);
-  INFO(out.diagnosis);
-  REQUIRE(out.status == RunStatus::ok);
-  REQUIRE(fw->data_verified());
-  // A put of w words (offset + words, 4 per flit) from the call until it has landed: send
-  // overhead, zero-load latency, the delivery register. The polling core then reads its flags
-  // (1 cycle); after a chunk it also reads the chunk (1 cycle).
-  const auto put = [&](unsigned words) {
-    return sp.ni.send_overhead_cycles +
-           zero_load_latency({1, (1 + words + 3) / 4, sp.router.hop_latency_cycles,
-                              sp.link.latency_cycles}) +
-           1;
-  };
+  const Report report = ping_pong(*sys, fp);
+  // A put carries its offset before the words; it has landed when available at the NI. The
+  // polling core then reads its flags (1 cycle); after a chunk it also reads the chunk (1).
+  const auto put = [&](unsigned words) { return one_hop(sp, 1 + words); };
   const auto chunk = [&](unsigned words) {
     return put(1) + 1 + put(MpbLayout::kHeaderWords + words) + 1 + 1;  // credit, then data
   };
   const Cycle one_way = put(1) + 1 + 2 * chunk(1944) + chunk(100);  // announce first
-  CHECK(std::get<double>(*out.report.find("firmware.round_trip_cycles_mean")) ==
-        Approx(2.0 * one_way));
-  CHECK(std::get<std::uint64_t>(*out.report.find("msg.data_chunks")) == 2 * 2 * 3);
+  CHECK(test::get<double>(report, "firmware.round_trip_cycles_mean") == Approx(2.0 * one_way));
+  CHECK(test::get<std::uint64_t>(report, "msg.data_chunks") == 2 * 2 * 3);
 }
 
 TEST_CASE("rendezvous keeps a pair's order and recv_any answers the oldest RTS", "[protocol]") {
