@@ -154,7 +154,9 @@ class MpbLayer final : public ProtocolLayer {
 
  private:
   // Chunk header, one line: who, which grant, the message's length and envelope.
-  enum Header : unsigned { kSource, kChunk, kMessageWords, kChunkWords, kKind, kTag, kSentLo, kSentHi };
+  enum Header : unsigned {
+    kSource, kChunk, kMessageWords, kChunkWords, kKind, kTag, kSentLo, kSentHi
+  };
 
   void flag_put(NodeId dst, std::uint32_t offset, std::uint32_t count) {
     inner_.put(dst, offset, Words{count});

@@ -55,7 +55,9 @@ class TwoSenders : public Firmware {
   const std::vector<NodeId>& order() const { return order_; }
 
  private:
-  static Words message(NodeId src, unsigned i) { return pattern_message(3, src, 2, i, 1 + 1200 * i); }
+  static Words message(NodeId src, unsigned i) {
+    return pattern_message(3, src, 2, i, 1 + 1200 * i);
+  }
   std::vector<NodeId> order_;
   bool intact_ = true;
 };
@@ -84,7 +86,8 @@ Report ping_pong(NocSystem& sys, const FirmwareParams& fp) {
 // A message of w words one hop away, from the send call to the cycle it is available at the
 // destination NI: send overhead, zero-load latency, the delivery register.
 Cycle one_hop(const SystemParams& sp, unsigned words) {
-  const unsigned flits = std::max(1u, (words + sp.ni.words_per_flit() - 1) / sp.ni.words_per_flit());
+  const unsigned per_flit = sp.ni.words_per_flit();
+  const unsigned flits = std::max(1u, (words + per_flit - 1) / per_flit);
   return sp.ni.send_overhead_cycles +
          zero_load_latency({1, flits, sp.router.hop_latency_cycles, sp.link.latency_cycles}) + 1;
 }
@@ -109,7 +112,9 @@ TEST_CASE("rendezvous one-way latency on an idle 2-node path is L(RTS) + L(CTS) 
   fp.iterations = 4;
   const Report report = ping_pong(*sys, fp);
   // Each until the receive returns (receive overhead): L(0) for RTS and CTS (no payload).
-  const auto latency = [&](unsigned words) { return one_hop(sp, words) + sp.ni.recv_overhead_cycles; };
+  const auto latency = [&](unsigned words) {
+    return one_hop(sp, words) + sp.ni.recv_overhead_cycles;
+  };
   const Cycle rendezvous = latency(0) + latency(0) + latency(12);
   CHECK(rendezvous == 10 + 10 + 12);
   CHECK(test::get<double>(report, "firmware.round_trip_cycles_mean") == Approx(2.0 * rendezvous));
@@ -154,6 +159,29 @@ TEST_CASE("mpb keeps a pair's order across chunks and recv_any takes the lowest 
         std::vector<NodeId>{0, 0, 0, 0, 1, 1, 1, 1});
 }
 
+TEST_CASE("mpb: a core polling for a message nobody sends is a firmware deadlock", "[protocol]") {
+  // Core 1 sends to core 3, which never receives: core 1 polls for a credit at its flush, and
+  // core 2 polls for an announce from core 0.
+  class Stuck : public Firmware {
+   public:
+    void run(MessageLayer& ml) override {
+      if (ml.rank() == 1) ml.send(3, Words{1, 2});
+      if (ml.rank() == 2) ml.recv(0);
+    }
+    void report(Report&) const override {}
+    bool data_verified() const override { return true; }
+  };
+  PlatformParams pp;
+  pp.name = "scc";
+  auto sys = make_platform(pp);
+  auto fw = with_message_protocol(std::make_unique<Stuck>(), under("mpb", platform_mpb_bytes(pp)),
+                                  sys->topology().num_endpoints());
+  RunOutcome out = test::run_firmware(*sys, *fw, kWatchdog);
+  REQUIRE(out.status == RunStatus::firmware_deadlock);
+  CHECK(out.diagnosis.find("core 1 waits") != std::string::npos);
+  CHECK(out.diagnosis.find("core 2 waits") != std::string::npos);
+}
+
 TEST_CASE("the buffer layout leaves a data area of whole words after the flags", "[protocol]") {
   const MpbLayout scc{48, 8192};
   CHECK(scc.announce(5) == 20);
@@ -187,28 +215,20 @@ TEST_CASE("cli: every mesh collective runs bit-exact under rendezvous on tilepro
 
 TEST_CASE("cli: scc collectives and firmware run bit-exact under rendezvous and mpb",
           "[protocol][cli]") {
+  // The baselines on scc (the nocmsg set needs one core per tile), and the two message programs.
+  const std::string collective = "--set workload.kind=collective --set workload.collective=";
   const std::vector<std::string> runs = {
-      "--set workload.kind=collective --set workload.collective=alltoall",
-      "--set workload.kind=collective --set workload.collective=barrier",
-      "--set workload.kind=collective --set workload.collective=broadcast --set workload.root=5",
-      "--set workload.kind=collective --set workload.collective=reduce",
-      "--set workload.kind=collective --set workload.collective=allreduce "
-      "--set workload.algorithm=recursive_doubling",
-      "--set workload.kind=collective --set workload.collective=alltoallv",
+      collective + "alltoall --set workload.algorithm=pairwise",
+      collective + "alltoallv --set workload.algorithm=pairwise",
+      collective + "barrier --set workload.algorithm=central",
+      collective + "broadcast --set workload.algorithm=binomial --set workload.root=5",
+      collective + "reduce --set workload.algorithm=binomial",
+      collective + "allreduce --set workload.algorithm=recursive_doubling",
       "--set workload.kind=ping_pong --set workload.peer=47 --set workload.iterations=3",
       "--set workload.kind=all_pairs --set workload.message_words=600"};
-  for (const char* protocol : {"rendezvous", "mpb"})
+  for (const std::string protocol : {"rendezvous", "mpb"})
     for (const std::string& args : runs) {
-      // The baselines on scc (the nocmsg set needs one core per tile): every other algorithm.
-      const std::string algorithm =
-          args.find("algorithm") != std::string::npos || args.find("collective") == std::string::npos
-              ? ""
-              : std::string(" --set workload.algorithm=") +
-                    (args.find("alltoall") != std::string::npos ? "pairwise"
-                     : args.find("barrier") != std::string::npos ? "central"
-                                                                  : "binomial");
-      const auto j = run_json("--set platform=scc --set msg.protocol=" + std::string(protocol) +
-                                  " " + args + algorithm,
+      const auto j = run_json("--set platform=scc --set msg.protocol=" + protocol + " " + args,
                               "scc");
       INFO(protocol << " " << args);
       const auto& result = j.contains("collective") ? j["collective"] : j["firmware"];
@@ -260,7 +280,8 @@ TEST_CASE("cli: the same seed gives the same results under both protocols", "[pr
   for (const char* protocol : {"rendezvous", "mpb"}) {
     const std::string args = "--set platform=scc --set workload.grid=2x2 --set seed=9 "
                              "--set workload.kind=collective --set workload.collective=alltoall "
-                             "--set workload.algorithm=pairwise --set workload.message_bytes=9000 --set workload.start_skew_cycles=300 "
+                             "--set workload.algorithm=pairwise --set workload.message_bytes=9000 "
+                             "--set workload.start_skew_cycles=300 "
                              "--set workload.repetitions=2 --set msg.protocol=" +
                              std::string(protocol);
     auto a = run_json(args, "a"), b = run_json(args, "b");
@@ -270,6 +291,17 @@ TEST_CASE("cli: the same seed gives the same results under both protocols", "[pr
     INFO(protocol);
     CHECK(a == b);
     CHECK(a["collective"]["data_verified"] == true);
+  }
+}
+
+TEST_CASE("cli: collnoc list names the message protocols", "[protocol][cli]") {
+  const Result r = run_collnoc("list");
+  REQUIRE(r.status == 0);
+  const std::size_t table = r.output.find("message protocols (msg.protocol");
+  REQUIRE(table != std::string::npos);
+  for (const char* name : {"\n  eager ", "\n  rendezvous ", "\n  mpb "}) {
+    INFO(name);
+    CHECK(r.output.find(name, table) != std::string::npos);
   }
 }
 

@@ -257,9 +257,13 @@ def main():
         sys.stderr.write("matplotlib is missing: apt-get install python3-matplotlib\n")
         return 2
     os.makedirs(os.path.join(args.out, "parts"), exist_ok=True)
-    names = ["tasks", "size", "allreduce", "scc", "scc_protocols"] if args.name == "all" else [args.name]
+    names = (["tasks", "size", "allreduce", "scc", "scc_protocols"] if args.name == "all"
+             else [args.name])
     for name in names:
-        status = run_protocols(args, args.out) if name == "scc_protocols" else run_study(name, args, args.out)
+        if name == "scc_protocols":
+            status = run_protocols(args, args.out)
+        else:
+            status = run_study(name, args, args.out)
         if status:
             return status
         print("[%s] %s" % (name, os.path.join(args.out, name + ".csv")))
