@@ -13,7 +13,8 @@ NAME is one study (one command each):
   scc        scc (48 cores): throughput (payload MB/s = bytes moved / execution time) vs message
              size for the same collectives (the baselines: nocmsg needs one core per tile)
   scc_protocols
-             scc: the scc set under msg.protocol eager, rendezvous and mpb, MB/s vs message size
+             scc: pairwise alltoall, binomial reduce and broadcast, recursive-doubling allreduce
+             under msg.protocol eager, rendezvous and mpb: MB/s vs message size
   all        every study above
 
 Each study runs `collnoc sweep` once per (collective, algorithm) series and writes into DIR
@@ -207,10 +208,13 @@ def run_study(name, args, out_dir):
 
 # ---------------------------------------------------------------- msg.protocol on scc
 PROTOCOLS = ["eager", "rendezvous", "mpb"]
+# The message-based algorithms every platform runs (point-to-point only: no static network).
+PROTOCOL_ALGORITHMS = {"alltoall": ["pairwise"], "reduce": ["binomial"],
+                       "allreduce": ["recursive_doubling"], "broadcast": ["binomial"]}
 
 
 def run_protocols(args, out_dir):
-    """scc_protocols: one series per (collective, msg.protocol) over the SCC_ALGORITHMS set."""
+    """scc_protocols: one series per (collective, msg.protocol), PROTOCOL_ALGORITHMS."""
     name = "scc_protocols"
     csv_path = os.path.join(out_dir, name + ".csv")
     if not args.replot:
@@ -219,7 +223,7 @@ def run_protocols(args, out_dir):
         with open(os.path.join(out_dir, name + "_commands.txt"), "w") as log:
             for protocol in PROTOCOLS:
                 got = run_series(args.collnoc, {"platform": "scc", "msg.protocol": protocol},
-                                 "workload.message_bytes", sizes, SCC_ALGORITHMS, args.jobs,
+                                 "workload.message_bytes", sizes, PROTOCOL_ALGORITHMS, args.jobs,
                                  out_dir, "%s_%s" % (name, protocol), log)
                 if got is None:
                     return 1
