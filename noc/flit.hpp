@@ -25,6 +25,7 @@ struct PacketHeader {
   std::uint32_t message_words = 0;  // payload words of the whole message
   std::uint32_t word_offset = 0;    // first message word this packet carries
   std::uint32_t tag = 0;            // message layer: the sender's tag (what the message is)
+  std::uint32_t round = 0;          // message layer: the sender's round (mark_round) when sent
   std::uint16_t length_flits = 1;
   std::uint16_t packet_words = 0;   // payload words in this packet
   std::uint16_t hops = 0;           // router-to-router links traversed by the head

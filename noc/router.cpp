@@ -106,6 +106,9 @@ void Router::count_contention(InputVc& ivc, unsigned port) {
   if (ivc.contended) return;
   ivc.contended = true;
   ++out_[port].counters.contention_events;
+  // Charged to the round the losing packet was sent in (the flit at the front is its own).
+  RoundTally& t = net_.round(net_.packets[ivc.buf.front().flit.packet].round);
+  ++(out_[port].to_router ? t.contention_links : t.contention_ejection);
 }
 
 void Router::evaluate(Cycle now) {

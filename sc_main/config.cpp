@@ -775,12 +775,6 @@ void check_buildable(const RunConfig& rc) {
                         variable ? "traffic.packet_flits_max" : "traffic.packet_flits");
   } else {
     make_firmware(rc.workload_kind, rc.firmware, *topo);
-    if (rc.workload_kind == "collective" && lookup_collective(rc.firmware).needs_static_network &&
-        rc.platform.name != "tilepro")
-      throw ParamError("workload.algorithm", lookup_collective(rc.firmware).algorithm,
-                       rc.firmware.collective + " " + lookup_collective(rc.firmware).algorithm +
-                           " runs on the static network: platform tilepro (not " +
-                           rc.platform.name + ")");
     check_whole_packets(sys, sys.ni.max_packet_flits, "ni.max_packet_flits");
   }
 }
