@@ -40,6 +40,7 @@ struct NetworkContext {
   // packet delivered after the measurement window); run control uses it to stop on the cycle.
   std::function<void()> on_workload_done;
   RouterScratch scratch;
+  bool tally_rounds = false;       // firmware runs: count per round (synthetic: all round 0)
   std::vector<RoundTally> rounds;  // indexed by round
   RoundTally& round(std::uint32_t r) {
     if (r >= rounds.size()) rounds.resize(r + std::size_t{1});
