@@ -49,9 +49,9 @@ Cycle Core::now() const {
 }
 
 void Core::mark_round(unsigned round) {
-  if (!traced_) return;
-  sync();  // the wave shows the change at this core's own cycle (waiting out run-ahead changes
-           // no result: what the core sends and receives is stamped with its own time)
+  // The wave shows the change at this core's own cycle (waiting out run-ahead changes no
+  // result: what the core sends and receives is stamped with its own time).
+  if (traced_) sync();
   round_ = round;
 }
 
@@ -71,6 +71,7 @@ void Core::command(tlm::tlm_command c, std::uint64_t address, const Words* data,
   cmd_.vc_class = opt.vc_class;
   cmd_.kind = opt.kind;
   cmd_.tag = opt.tag;
+  cmd_.round = round_;
   cmd_.element_type = opt.element_type;
   gp_.set_command(c);
   gp_.set_address(address);

@@ -62,7 +62,8 @@ class MessageLayer {
   virtual void compute(Cycle cycles) = 0;
   // This core's current cycle (including time it has run ahead).
   virtual Cycle now() const = 0;
-  // Which round (step, phase) of its program this core is in, for waves; no effect otherwise.
+  // Which round (step, phase) of its program this core is in: shown in waves, and carried by
+  // the packets it sends so that results count contention per round (contention_by_round).
   virtual void mark_round(unsigned) {}
 
   // Static network (platform tilepro's SN), where the tile has one; elsewhere a fault.

@@ -197,11 +197,13 @@ void NetworkInterface::queue_message(NodeId dst, std::vector<std::uint32_t>&& wo
   m.hdr.vc_class = cmd.vc_class;
   m.hdr.kind = cmd.kind;
   m.hdr.tag = cmd.tag;
+  m.hdr.round = static_cast<std::uint16_t>(std::min<std::uint32_t>(cmd.round, 0xffff));
   m.hdr.element_type = cmd.element_type;
   m.hdr.measured = in_window(issue);
   m.ready = ready;
   m.packets_left = packets_for(m.hdr.message_words);
   counters_.packets_created += m.packets_left;
+  net_.round(m.hdr.round).packets += m.packets_left;
   counters_.flits_created += flits_for(m.hdr.message_words);
   if (m.hdr.measured) {
     counters_.measured_created += m.packets_left;

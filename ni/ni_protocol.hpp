@@ -52,6 +52,7 @@ struct NiCommand : tlm::tlm_extension<NiCommand> {
   std::uint8_t kind = 0;           // send: user tag carried in the header (0 = data)
   std::uint8_t element_type = 0;   // send: what the words hold (ElementType; 0 = raw)
   std::uint32_t tag = 0;           // send: carried to the receiver (what the message is)
+  std::uint32_t round = 0;         // send: the round the core is in (per-round contention)
   const std::vector<NodeId>* destinations = nullptr;  // coded send: several destinations
   std::uint32_t pair_words = 0;    // XOR commands: words of a (and of b)
   bool mpb_reply = false;          // recv: take the answer to a get, not a message

@@ -106,6 +106,14 @@ void Router::count_contention(InputVc& ivc, unsigned port) {
   if (ivc.contended) return;
   ivc.contended = true;
   ++out_[port].counters.contention_events;
+  if (net_.tally_rounds) charge_round(ivc.buf.front().flit.packet, out_[port].to_router);
+}
+
+// The front flit is the losing packet's own. Only firmware runs have rounds; out of line so the
+// allocation stages stay lean.
+void Router::charge_round(PacketHandle packet, bool link) {
+  RoundTally& t = net_.round(net_.packets[packet].round);
+  ++(link ? t.contention_links : t.contention_ejection);
 }
 
 void Router::evaluate(Cycle now) {

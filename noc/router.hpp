@@ -146,6 +146,8 @@ class Router : public ClockedModule {
   void hold(OutputPort& out, Cycle now);
   void release(OutputPort& out, Cycle now);
   void count_contention(InputVc& ivc, unsigned port);
+  // Charges a contention event to the round the losing packet was sent in.
+  [[gnu::noinline]] void charge_round(PacketHandle packet, bool link);
   // Calls f(input VC index) for every input VC holding flits, in index order.
   template <typename F>
   void for_each_nonempty(F&& f) {

@@ -786,12 +786,6 @@ void check_buildable(const RunConfig& rc) {
                        "eager or rendezvous: mpb runs on the message-passing buffers of platform "
                        "scc (not " + rc.platform.name + ")");
     make_firmware(rc.workload_kind, rc.firmware, *topo);
-    if (rc.workload_kind == "collective" && lookup_collective(rc.firmware).needs_static_network &&
-        rc.platform.name != "tilepro")
-      throw ParamError("workload.algorithm", lookup_collective(rc.firmware).algorithm,
-                       rc.firmware.collective + " " + lookup_collective(rc.firmware).algorithm +
-                           " runs on the static network: platform tilepro (not " +
-                           rc.platform.name + ")");
     check_whole_packets(sys, sys.ni.max_packet_flits, "ni.max_packet_flits");
   }
 }

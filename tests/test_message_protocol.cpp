@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
+#include "collectives/collective.hpp"
 #include "collectives/message_protocol.hpp"
 #include "noc/zero_load.hpp"
 #include "support.hpp"
@@ -90,6 +91,16 @@ Cycle one_hop(const SystemParams& sp, unsigned words) {
   const unsigned flits = std::max(1u, (words + per_flit - 1) / per_flit);
   return sp.ni.send_overhead_cycles +
          zero_load_latency({1, flits, sp.router.hop_latency_cycles, sp.link.latency_cycles}) + 1;
+}
+
+// Every (collective, algorithm) of the mesh set, as --set arguments.
+std::vector<std::string> every_mesh_collective() {
+  std::vector<std::string> args;
+  for (const CollectiveEntry& e : collective_algorithms())
+    if (std::string(e.collective) != "total_exchange")
+      args.push_back(std::string("--set workload.kind=collective --set workload.collective=") +
+                     e.collective + " --set workload.algorithm=" + e.algorithm);
+  return args;
 }
 
 nlohmann::json run_json(const std::string& args, const std::string& name) {
@@ -193,19 +204,11 @@ TEST_CASE("the buffer layout leaves a data area of whole words after the flags",
 
 TEST_CASE("cli: every mesh collective runs bit-exact under rendezvous on tilepro 3x3",
           "[protocol][cli]") {
-  const std::vector<std::pair<std::string, std::string>> all = {
-      {"alltoall", "nocmsg"},   {"alltoall", "pairwise"},     {"alltoallv", "nocmsg"},
-      {"alltoallv", "pairwise"}, {"barrier", "nocmsg"},       {"barrier", "central"},
-      {"broadcast", "nocmsg"},  {"broadcast", "binomial"},    {"reduce", "nocmsg"},
-      {"reduce", "binomial"},   {"allreduce", "reduce_broadcast"},
-      {"allreduce", "recursive_doubling"}};
-  for (const auto& [collective, algorithm] : all) {
+  for (const std::string& args : every_mesh_collective()) {
     const auto j = run_json("--set platform=tilepro --set workload.grid=3x3 "
-                            "--set workload.kind=collective --set msg.protocol=rendezvous "
-                            "--set workload.message_bytes=400 --set workload.collective=" +
-                                collective + " --set workload.algorithm=" + algorithm,
-                            collective + "_" + algorithm);
-    INFO(collective << " " << algorithm);
+                            "--set msg.protocol=rendezvous --set workload.message_bytes=400 " + args,
+                            "tilepro");
+    INFO(args);
     CHECK(j["collective"]["data_verified"] == true);
     CHECK(j["msg"]["protocol"] == "rendezvous");
     // Every data message was asked for: one RTS and one CTS each.
@@ -215,20 +218,13 @@ TEST_CASE("cli: every mesh collective runs bit-exact under rendezvous on tilepro
 
 TEST_CASE("cli: scc collectives and firmware run bit-exact under rendezvous and mpb",
           "[protocol][cli]") {
-  // The baselines on scc (the nocmsg set needs one core per tile), and the two message programs.
-  const std::string collective = "--set workload.kind=collective --set workload.collective=";
-  const std::vector<std::string> runs = {
-      collective + "alltoall --set workload.algorithm=pairwise",
-      collective + "alltoallv --set workload.algorithm=pairwise",
-      collective + "barrier --set workload.algorithm=central",
-      collective + "broadcast --set workload.algorithm=binomial --set workload.root=5",
-      collective + "reduce --set workload.algorithm=binomial",
-      collective + "allreduce --set workload.algorithm=recursive_doubling",
-      "--set workload.kind=ping_pong --set workload.peer=47 --set workload.iterations=3",
-      "--set workload.kind=all_pairs --set workload.message_words=600"};
+  std::vector<std::string> runs = every_mesh_collective();
+  runs.push_back("--set workload.kind=ping_pong --set workload.peer=47 --set workload.iterations=3");
+  runs.push_back("--set workload.kind=all_pairs --set workload.message_words=600");
   for (const std::string protocol : {"rendezvous", "mpb"})
     for (const std::string& args : runs) {
-      const auto j = run_json("--set platform=scc --set msg.protocol=" + protocol + " " + args,
+      const auto j = run_json("--set platform=scc --set msg.protocol=" + protocol +
+                                  " --set workload.message_bytes=256 " + args,
                               "scc");
       INFO(protocol << " " << args);
       const auto& result = j.contains("collective") ? j["collective"] : j["firmware"];

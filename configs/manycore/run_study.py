@@ -11,7 +11,7 @@ NAME is one study (one command each):
   allreduce  tilepro: reduce_broadcast vs recursive_doubling, vs task count at one packet and
              vs message size on 7x7
   scc        scc (48 cores): throughput (payload MB/s = bytes moved / execution time) vs message
-             size for the same collectives (the baselines: nocmsg needs one core per tile)
+             size for the same collectives and algorithms (nocmsg: two cores per tile)
   scc_protocols
              scc: pairwise alltoall, binomial reduce and broadcast, recursive-doubling allreduce
              under msg.protocol eager, rendezvous and mpb: MB/s vs message size
@@ -48,8 +48,7 @@ ALGORITHMS = {
     "allreduce": ["reduce_broadcast", "recursive_doubling"],
 }
 SIZED = ["alltoall", "reduce", "allreduce", "broadcast"]
-SCC_ALGORITHMS = {"alltoall": ["pairwise"], "reduce": ["binomial"],
-                  "allreduce": ["recursive_doubling"], "broadcast": ["binomial"]}
+SCC_ALGORITHMS = {c: ALGORITHMS[c] for c in SIZED}  # nocmsg: tiles lead, mates over local ports
 
 
 def studies(quick):
