@@ -43,7 +43,8 @@ constexpr std::uint8_t kMpbPutKind = 0xf0, kMpbGetKind = 0xf1, kMpbReplyKind = 0
 // (the cycle a core polling its buffer would see it). Every command's answer carries the count.
 constexpr std::uint64_t kMpbWatchAddress = 0x4000;
 // Kinds 0xf3.. are the message protocols' control messages (collectives/message_protocol.hpp):
-// rendezvous request-to-send and clear-to-send. Firmware data never uses kinds >= 0xf0.
+// rendezvous request-to-send and clear-to-send. Firmware data must not use kinds >= 0xf0 (the
+// rendezvous layer refuses them as a firmware fault).
 constexpr std::uint8_t kRtsKind = 0xf3, kCtsKind = 0xf4;
 
 struct NiCommand : tlm::tlm_extension<NiCommand> {
