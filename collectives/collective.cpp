@@ -26,6 +26,10 @@ const std::vector<CollectiveEntry>& collective_algorithms() {
        "static network tree, one route per tile (without an SN: the mesh tree on the dynamic one)",
        mc::nocmsg_broadcast},
       {"broadcast", "binomial", "binomial tree from workload.root", mc::binomial_broadcast},
+      {"broadcast", "onesided",
+       "scc: chain or tree (workload.fanout), each core gets the chunks from its parent's "
+       "message-passing buffer, double-buffered",
+       mc::onesided_broadcast},
       {"reduce", "nocmsg", "columns into the root's row, the row into the root",
        mc::nocmsg_reduce},
       {"reduce", "binomial", "binomial tree to workload.root", mc::binomial_reduce},

@@ -40,6 +40,7 @@ struct FirmwareParams {
   std::string grid;                    // workload.grid: ranks' sub-grid "AxB"; empty: whole mesh
   std::uint64_t message_bytes = 128;   // workload.message_bytes: per message (per rank pair)
   unsigned root = 0;                   // workload.root: rank of broadcast / reduce
+  unsigned fanout = 1;                 // workload.fanout: children per core (broadcast onesided)
   std::string reduce_op = "sum";       // workload.reduce_op: sum, max, min
   std::string element_type = "int32";  // workload.element_type: int32, double
   unsigned repetitions = 1;            // workload.repetitions: runs of the collective
@@ -61,6 +62,9 @@ class Firmware {
   virtual std::string failure() const { return {}; }
   // True if it codes packets in the NI (send_coded, xor_words): only the eager path has that.
   virtual bool codes_in_network() const { return false; }
+  // True if it lays out the message-passing buffers itself (put / get / mpb_*), so that no
+  // protocol may keep its own flags there (msg.protocol = mpb).
+  virtual bool owns_message_passing_buffers() const { return false; }
 };
 
 // Programs see the topology they run on (group shapes, coordinates, HDN structure); every

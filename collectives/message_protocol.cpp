@@ -316,6 +316,10 @@ std::unique_ptr<Firmware> with_message_protocol(std::unique_ptr<Firmware> progra
                      "eager for a program that codes packets in the network "
                      "(workload.kind all_to_all_broadcast)");
   if (p.protocol.name == "mpb") {
+    if (program->owns_message_passing_buffers())
+      throw ParamError("msg.protocol", p.protocol.name,
+                       "eager or rendezvous for a program that lays out the message-passing "
+                       "buffers itself (broadcast onesided)");
     const MpbLayout layout{cores, p.protocol.mpb_bytes};
     if (p.protocol.mpb_bytes == 0 || layout.chunk_words() == 0)
       throw ParamError("msg.protocol", p.protocol.name,

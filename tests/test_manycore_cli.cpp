@@ -96,6 +96,8 @@ TEST_CASE("cli: bad mesh collective input exits 2 naming the key", "[cli]") {
       {"--set workload.collective=reduce --set workload.reduce_op=prod", "workload.reduce_op"},
       {"--set workload.collective=reduce --set topology.k=4", "topology.k"},
       {"--set workload.collective=reduce --set udn.hop_latency_cycles=0", "udn.hop_latency_cycles"},
+      {"--set workload.collective=broadcast --set workload.algorithm=onesided", "workload.algorithm"},
+      {"--set workload.collective=broadcast --set workload.fanout=0", "workload.fanout"},
   };
   for (const auto& [args, key] : bad) {
     Result r = run_collnoc(kTilePro + args);

@@ -93,11 +93,13 @@ Cycle one_hop(const SystemParams& sp, unsigned words) {
          zero_load_latency({1, flits, sp.router.hop_latency_cycles, sp.link.latency_cycles}) + 1;
 }
 
-// Every (collective, algorithm) of the mesh set, as --set arguments.
-std::vector<std::string> every_mesh_collective() {
+// Every (collective, algorithm) of the mesh set, as --set arguments; `onesided` (which lays out
+// the scc buffers itself: refused off scc and under mpb) when `buffers_free`.
+std::vector<std::string> every_mesh_collective(bool buffers_free = false) {
   std::vector<std::string> args;
   for (const CollectiveEntry& e : collective_algorithms())
-    if (std::string(e.collective) != "total_exchange")
+    if (std::string(e.collective) != "total_exchange" &&
+        (buffers_free || std::string(e.algorithm) != "onesided"))
       args.push_back(std::string("--set workload.kind=collective --set workload.collective=") +
                      e.collective + " --set workload.algorithm=" + e.algorithm);
   return args;
@@ -218,17 +220,21 @@ TEST_CASE("cli: every mesh collective runs bit-exact under rendezvous on tilepro
 
 TEST_CASE("cli: scc collectives and firmware run bit-exact under rendezvous and mpb",
           "[protocol][cli]") {
-  std::vector<std::string> runs = every_mesh_collective();
-  runs.push_back("--set workload.kind=ping_pong --set workload.peer=47 --set workload.iterations=3");
-  runs.push_back("--set workload.kind=all_pairs --set workload.message_words=600");
   for (const std::string protocol : {"rendezvous", "mpb"})
-    for (const std::string& args : runs) {
+    for (std::string args : every_mesh_collective(protocol == "rendezvous")) {
       const auto j = run_json("--set platform=scc --set msg.protocol=" + protocol +
                                   " --set workload.message_bytes=256 " + args,
                               "scc");
       INFO(protocol << " " << args);
-      const auto& result = j.contains("collective") ? j["collective"] : j["firmware"];
-      CHECK(result["data_verified"] == true);
+      CHECK(j["collective"]["data_verified"] == true);
+      CHECK(j["msg"]["protocol"] == protocol);
+    }
+  for (const std::string protocol : {"rendezvous", "mpb"})
+    for (const char* args : {"--set workload.kind=ping_pong --set workload.peer=47 --set workload.iterations=3",
+                             "--set workload.kind=all_pairs --set workload.message_words=600"}) {
+      const auto j = run_json("--set platform=scc --set msg.protocol=" + protocol + " " + args, "scc");
+      INFO(protocol << " " << args);
+      CHECK(j["firmware"]["data_verified"] == true);
       CHECK(j["msg"]["protocol"] == protocol);
     }
 }
@@ -310,6 +316,9 @@ TEST_CASE("cli: bad msg.protocol input exits 2 naming the key", "[protocol][cli]
       {alltoall + "--set msg.protocol=mpb", "platform scc (not kary_ncube)"},
       {"--set topology.k=4 --set workload.kind=all_to_all_broadcast --set msg.protocol=rendezvous",
        "all_to_all_broadcast"},
+      {"--set platform=scc --set workload.kind=collective --set workload.collective=broadcast "
+       "--set workload.algorithm=onesided --set msg.protocol=mpb",
+       "lays out the message-passing buffers itself"},
   };
   for (const auto& [args, allowed] : bad) {
     const Result r = run_collnoc("run --quiet " + args);

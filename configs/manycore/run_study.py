@@ -48,7 +48,9 @@ ALGORITHMS = {
     "allreduce": ["reduce_broadcast", "recursive_doubling"],
 }
 SIZED = ["alltoall", "reduce", "allreduce", "broadcast"]
-SCC_ALGORITHMS = {c: ALGORITHMS[c] for c in SIZED}  # nocmsg: tiles lead, mates over local ports
+# nocmsg: tiles lead, mates over local ports; onesided: the chain through the buffers
+SCC_ALGORITHMS = dict({c: ALGORITHMS[c] for c in SIZED},
+                      broadcast=ALGORITHMS["broadcast"] + ["onesided"])
 
 
 def studies(quick):
