@@ -45,6 +45,7 @@ class AllToAllBroadcast : public CollectiveFirmware {
   }
 
   void body(MessageLayer& ml) override;
+  bool codes_in_network() const override { return true; }
   Cycle execution_cycles() const override;
   void report_more(Report& out) const override;
 

@@ -16,7 +16,6 @@ struct CollectiveEntry {
   const char* algorithm;    // workload.algorithm
   const char* description;
   std::function<std::unique_ptr<Firmware>(const FirmwareParams&, const Topology&)> make;
-  bool needs_static_network = false;  // runs only where tiles have one (platform tilepro)
 };
 // Every algorithm of every collective; a collective's first entry is its default algorithm.
 const std::vector<CollectiveEntry>& collective_algorithms();

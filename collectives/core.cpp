@@ -49,9 +49,9 @@ Cycle Core::now() const {
 }
 
 void Core::mark_round(unsigned round) {
-  if (!traced_) return;
-  sync();  // the wave shows the change at this core's own cycle (waiting out run-ahead changes
-           // no result: what the core sends and receives is stamped with its own time)
+  // The wave shows the change at this core's own cycle (waiting out run-ahead changes no
+  // result: what the core sends and receives is stamped with its own time).
+  if (traced_) sync();
   round_ = round;
 }
 
@@ -71,6 +71,7 @@ void Core::command(tlm::tlm_command c, std::uint64_t address, const Words* data,
   cmd_.vc_class = opt.vc_class;
   cmd_.kind = opt.kind;
   cmd_.tag = opt.tag;
+  cmd_.round = round_;
   cmd_.element_type = opt.element_type;
   gp_.set_command(c);
   gp_.set_address(address);
@@ -185,7 +186,28 @@ Words Core::mpb_read(std::uint32_t offset, std::size_t words) {
   sync();  // what the buffer holds depends on other cores' puts
   Words out(words);
   mpb_access(tlm::TLM_READ_COMMAND, offset, out.data(), words);
+  mpb_puts_seen_ = cmd_.mpb_puts_landed;
   return out;
+}
+
+// The count of landed puts, not the event alone, decides: a put that landed while this core
+// was between its read and this wait is not missed.
+void Core::mpb_wait() {
+  sync();
+  waiting_for_ = kAnySource;
+  receiving_ = true;  // for the watchdog: blocked on other cores, like a receive
+  for (;;) {
+    gp_.set_command(tlm::TLM_READ_COMMAND);
+    gp_.set_address(kMpbWatchAddress);
+    gp_.set_data_ptr(nullptr);
+    gp_.set_data_length(0);
+    gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    transport();
+    if (!gp_.is_response_ok()) fault("this platform has no message-passing buffer");
+    if (cmd_.mpb_puts_landed != mpb_puts_seen_) break;
+    wait(*cmd_.arrival);
+  }
+  receiving_ = false;
 }
 
 void Core::sn_write(std::uint64_t address, const Words& data) {

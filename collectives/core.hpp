@@ -53,6 +53,7 @@ class Core : public sc_core::sc_module, public MessageLayer {
   Words get(NodeId src, std::uint32_t offset, std::size_t words) override;
   void mpb_write(std::uint32_t offset, const Words& data) override;
   Words mpb_read(std::uint32_t offset, std::size_t words) override;
+  void mpb_wait() override;
 
   bool finished() const { return finished_; }
   void fault(const std::string& why) override;
@@ -98,6 +99,7 @@ class Core : public sc_core::sc_module, public MessageLayer {
   std::string fault_;
   sc_core::sc_event halted_;
   std::uint64_t sent_ = 0, received_ = 0;
+  std::uint64_t mpb_puts_seen_ = 0;  // remote puts in this core's buffer at its last mpb_read
   bool traced_ = false;
   unsigned round_ = 0;
 };

@@ -5,6 +5,7 @@
 
 #include "collectives/all_to_all_broadcast.hpp"
 #include "collectives/collective.hpp"
+#include "collectives/message_protocol.hpp"
 #include "noc/random.hpp"
 
 namespace collnoc {
@@ -146,8 +147,9 @@ const std::vector<FirmwareEntry>& firmware_programs() {
 
 std::unique_ptr<Firmware> make_firmware(const std::string& name, const FirmwareParams& p,
                                         const Topology& topology) {
-  return lookup(firmware_programs(), name, "workload.kind", "synthetic or one of:")
-      .make(p, topology);
+  return with_message_protocol(
+      lookup(firmware_programs(), name, "workload.kind", "synthetic or one of:").make(p, topology),
+      p, topology.num_endpoints());
 }
 
 }  // namespace collnoc

@@ -20,6 +20,12 @@ struct MessageCost {
   double word_cycles = 0;     // t_w, per 32-bit word
 };
 
+// How the message layer carries messages (collectives/message_protocol.hpp).
+struct MessageProtocolParams {
+  std::string name = "eager";  // msg.protocol: eager, rendezvous, mpb
+  unsigned mpb_bytes = 0;      // each core's message-passing buffer (platform scc; 0: none)
+};
+
 struct FirmwareParams {
   unsigned message_words = 16;  // payload of each message
   unsigned iterations = 1;      // repetitions (ping-pong round trips, exchange rounds)
@@ -34,10 +40,12 @@ struct FirmwareParams {
   std::string grid;                    // workload.grid: ranks' sub-grid "AxB"; empty: whole mesh
   std::uint64_t message_bytes = 128;   // workload.message_bytes: per message (per rank pair)
   unsigned root = 0;                   // workload.root: rank of broadcast / reduce
+  unsigned fanout = 1;                 // workload.fanout: children per core (broadcast onesided)
   std::string reduce_op = "sum";       // workload.reduce_op: sum, max, min
   std::string element_type = "int32";  // workload.element_type: int32, double
   unsigned repetitions = 1;            // workload.repetitions: runs of the collective
   Cycle start_skew_cycles = 0;         // workload.start_skew_cycles: random delay before each
+  MessageProtocolParams protocol;
 };
 
 // One program object for the whole system; run() is called once per core, from that core's
@@ -52,6 +60,11 @@ class Firmware {
   virtual bool data_verified() const = 0;
   // Human-readable reason when data_verified() is false.
   virtual std::string failure() const { return {}; }
+  // True if it codes packets in the NI (send_coded, xor_words): only the eager path has that.
+  virtual bool codes_in_network() const { return false; }
+  // True if it lays out the message-passing buffers itself (put / get / mpb_*), so that no
+  // protocol may keep its own flags there (msg.protocol = mpb).
+  virtual bool owns_message_passing_buffers() const { return false; }
 };
 
 // Programs see the topology they run on (group shapes, coordinates, HDN structure); every

@@ -11,7 +11,7 @@ namespace collnoc::manycore {
 using Maker = std::unique_ptr<Firmware> (*)(const FirmwareParams&, const Topology&);
 
 // nocmsg: contention-free by construction (see docs/manycore.md)
-extern const Maker nocmsg_alltoall, nocmsg_alltoallv, nocmsg_barrier, nocmsg_broadcast,
+extern const Maker nocmsg_alltoall, nocmsg_alltoallv, nocmsg_barrier, nocmsg_broadcast, onesided_broadcast,
     nocmsg_reduce, reduce_broadcast_allreduce;
 // baselines
 extern const Maker binomial_broadcast, binomial_reduce, recursive_doubling_allreduce,

@@ -29,5 +29,6 @@ Words MessageLayer::mpb_read(std::uint32_t, std::size_t) {
   missing("message-passing buffer");
   return {};
 }
+void MessageLayer::mpb_wait() { missing("message-passing buffer"); }
 
 }  // namespace collnoc

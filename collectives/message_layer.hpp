@@ -62,7 +62,8 @@ class MessageLayer {
   virtual void compute(Cycle cycles) = 0;
   // This core's current cycle (including time it has run ahead).
   virtual Cycle now() const = 0;
-  // Which round (step, phase) of its program this core is in, for waves; no effect otherwise.
+  // Which round (step, phase) of its program this core is in: shown in waves, and carried by
+  // the packets it sends so that results count contention per round (contention_by_round).
   virtual void mark_round(unsigned) {}
 
   // Static network (platform tilepro's SN), where the tile has one; elsewhere a fault.
@@ -85,6 +86,9 @@ class MessageLayer {
   // This core's own buffer, directly (1 cycle, no network).
   virtual void mpb_write(std::uint32_t offset, const Words& data);
   virtual Words mpb_read(std::uint32_t offset, std::size_t words);
+  // Polling this core's own buffer: blocks until a remote put has landed in it since this
+  // core's last mpb_read (at once if one has). Cycle-equivalent to reading a flag every cycle.
+  virtual void mpb_wait();
 
  protected:
   void missing(const char* what);

@@ -98,6 +98,7 @@ void NetworkInterface::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay)
     gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return;
   }
+  cmd->mpb_puts_landed = counters_.mpb_puts;
   const Cycle issue = static_cast<Cycle>(
       (sc_time_stamp() + delay).value() / clock().period().value());
   const auto* data = reinterpret_cast<const std::uint32_t*>(gp.get_data_ptr());
@@ -148,6 +149,11 @@ void NetworkInterface::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay)
     return;
   }
   if (mpb_access(gp, delay)) return;
+  if (gp.is_read() && gp.get_address() == kMpbWatchAddress && mpb_.size_bytes() > 0) {
+    cmd->arrival = &mpb_landed_;
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
   if (gp.is_read() && gp.get_address() == kRecvAddress) {
     cmd->found = false;
     cmd->next_available = kNever;
@@ -191,11 +197,13 @@ void NetworkInterface::queue_message(NodeId dst, std::vector<std::uint32_t>&& wo
   m.hdr.vc_class = cmd.vc_class;
   m.hdr.kind = cmd.kind;
   m.hdr.tag = cmd.tag;
+  m.hdr.round = static_cast<std::uint16_t>(std::min<std::uint32_t>(cmd.round, 0xffff));
   m.hdr.element_type = cmd.element_type;
   m.hdr.measured = in_window(issue);
   m.ready = ready;
   m.packets_left = packets_for(m.hdr.message_words);
   counters_.packets_created += m.packets_left;
+  net_.round(m.hdr.round).packets += m.packets_left;
   counters_.flits_created += flits_for(m.hdr.message_words);
   if (m.hdr.measured) {
     counters_.measured_created += m.packets_left;
@@ -532,6 +540,8 @@ void NetworkInterface::complete_message(NodeId src, std::uint32_t seq, RxMessage
     if (!serve_mpb(src, it->second.kind, it->second.words, available)) {
       delivery_queue_.push_back(Delivered{src, available, std::move(it->second)});
       delivered_.notify(clock().delay(available - now));
+    } else if (it->second.kind == kMpbPutKind) {
+      mpb_landed_.notify(clock().delay(available - now));  // a poll of the buffer sees it
     }
     out_of_order_.erase(it);
     ++next_seq_in_[src];

@@ -201,6 +201,7 @@ class NetworkInterface : public ClockedModule {
   sc_core::sc_event delivered_;
 
   MessagePassingBuffer mpb_;
+  sc_core::sc_event mpb_landed_;  // a remote put was written into mpb_
 
   NiCounters counters_;
   std::vector<std::uint32_t> latency_, network_latency_;

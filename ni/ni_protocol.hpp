@@ -38,6 +38,14 @@ constexpr NodeId kAnySource = ~NodeId{0};
 // with `mpb_reply` set takes.
 constexpr std::uint64_t kMpbAddress = 0x100000;
 constexpr std::uint8_t kMpbPutKind = 0xf0, kMpbGetKind = 0xf1, kMpbReplyKind = 0xf2;
+// A read of kMpbWatchAddress returns, with no delay, `mpb_puts_landed` (remote puts written into
+// this NI's buffer so far) and in `arrival` the event the NI notifies when the next one lands
+// (the cycle a core polling its buffer would see it). Every command's answer carries the count.
+constexpr std::uint64_t kMpbWatchAddress = 0x4000;
+// Kinds 0xf3.. are the message protocols' control messages (collectives/message_protocol.hpp):
+// rendezvous request-to-send and clear-to-send. Firmware data must not use kinds >= 0xf0 (the
+// rendezvous layer refuses them as a firmware fault).
+constexpr std::uint8_t kRtsKind = 0xf3, kCtsKind = 0xf4;
 
 struct NiCommand : tlm::tlm_extension<NiCommand> {
   NodeId peer = 0;                 // send: destination; recv: source or kAnySource
@@ -45,9 +53,11 @@ struct NiCommand : tlm::tlm_extension<NiCommand> {
   std::uint8_t kind = 0;           // send: user tag carried in the header (0 = data)
   std::uint8_t element_type = 0;   // send: what the words hold (ElementType; 0 = raw)
   std::uint32_t tag = 0;           // send: carried to the receiver (what the message is)
+  std::uint32_t round = 0;         // send: the round the core is in (per-round contention)
   const std::vector<NodeId>* destinations = nullptr;  // coded send: several destinations
   std::uint32_t pair_words = 0;    // XOR commands: words of a (and of b)
   bool mpb_reply = false;          // recv: take the answer to a get, not a message
+  std::uint64_t mpb_puts_landed = 0;  // every answer: remote puts written into the buffer
   // recv results
   bool found = false;
   NodeId source = 0;

@@ -73,8 +73,7 @@ void Clock::schedule_edge(Cycle cycle) {
   edge_.notify(delay(cycle > now ? cycle - now : 0));
 }
 
-void Clock::wake(unsigned block, Cycle cycle) {
-  if (awake(block) || cycle >= due_[block]) return;
+void Clock::wake_earlier(unsigned block, Cycle cycle) {
   // A wake-up is always for a later cycle: what is sent in a cycle is readable in the next at
   // the earliest. (After the edge of `now` has run, now + 1 is the earliest edge there is.)
   const Cycle now = this->now();

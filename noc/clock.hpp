@@ -66,11 +66,15 @@ class Clock : public sc_core::sc_module {
 
   // Block bookkeeping, used by ClockedModule.
   unsigned attach(ClockedModule* block);
-  void wake(unsigned block, Cycle cycle);
+  // Inline: most wake-ups find the block already due by then (every flit of a busy link).
+  void wake(unsigned block, Cycle cycle) {
+    if (!awake(block) && cycle < due_[block]) wake_earlier(block, cycle);
+  }
   void keep_awake(unsigned block);
   bool awake(unsigned block) const { return (awake_[block >> 6] >> (block & 63)) & 1u; }
 
  private:
+  void wake_earlier(unsigned block, Cycle cycle);
   void on_edge();
   void schedule_edge(Cycle cycle);
 

@@ -28,6 +28,7 @@ struct PacketHeader {
   std::uint16_t length_flits = 1;
   std::uint16_t packet_words = 0;   // payload words in this packet
   std::uint16_t hops = 0;           // router-to-router links traversed by the head
+  std::uint16_t round = 0;          // message layer: the sender's round (mark_round), saturating
   std::uint8_t vc_class = 0;        // virtual network the packet travels in
   std::uint8_t kind = 0;            // owner-defined (message layer: 0 = data)
   std::uint8_t element_type = 0;    // what the payload words hold (ni/codec.hpp ElementType)
@@ -36,6 +37,9 @@ struct PacketHeader {
   bool compressed = false;          // the flits carry the codec's stream, not the words
   std::uint16_t original_flits = 1; // flits the packet would take uncompressed
 };
+
+// One cache line per header: the routers and NIs touch headers at random in the pool.
+static_assert(sizeof(PacketHeader) <= 64, "PacketHeader grew past a cache line");
 
 using PacketHandle = std::uint32_t;
 

@@ -24,11 +24,27 @@ struct RouterScratch {
   std::vector<std::uint8_t> port_granted; // per output port: granted this cycle
 };
 
+// What happened in one round of the firmware (MessageLayer::mark_round; each packet carries its
+// sender's round): packets created, and contention events their flits met, on router-to-router
+// links and at ejection ports. A round is the sender's: rounds of different cores may overlap.
+struct RoundTally {
+  std::uint64_t packets = 0;
+  std::uint64_t contention_links = 0;
+  std::uint64_t contention_ejection = 0;
+};
+
+// Adds `r`'s tally to `rounds`, growing it as needed.
+inline RoundTally& tally_of(std::vector<RoundTally>& rounds, std::uint32_t r) {
+  if (r >= rounds.size()) rounds.resize(r + std::size_t{1});
+  return rounds[r];
+}
+
 // What the routers evaluated by one thread of a parallel cycle share (Clock::set_threads); on
 // a cache line of its own, so that the threads do not contend for it.
 struct alignas(64) RouterLane {
   RouterScratch scratch;
   std::uint64_t flit_moves = 0;
+  std::vector<RoundTally> rounds;  // contention the thread's routers charged, by round
 };
 
 struct NetworkContext {
@@ -45,6 +61,22 @@ struct NetworkContext {
   // packet delivered after the measurement window); run control uses it to stop on the cycle.
   std::function<void()> on_workload_done;
   std::array<RouterLane, kMaxThreads> lanes;  // index = Lane::index
+  bool tally_rounds = false;       // firmware runs: count per round (synthetic: all round 0)
+  std::vector<RoundTally> rounds;  // indexed by round (NIs', and routers' on one thread)
+  RoundTally& round(std::uint32_t r) { return tally_of(rounds, r); }
+  // The rounds with what the routers charged on other threads added (sums: the same whatever
+  // thread evaluated which router).
+  std::vector<RoundTally> round_totals() const {
+    std::vector<RoundTally> total = rounds;
+    for (const RouterLane& l : lanes)
+      for (std::uint32_t r = 0; r < l.rounds.size(); ++r) {
+        RoundTally& t = tally_of(total, r);
+        t.packets += l.rounds[r].packets;
+        t.contention_links += l.rounds[r].contention_links;
+        t.contention_ejection += l.rounds[r].contention_ejection;
+      }
+    return total;
+  }
   // Payloads of packets whose size is modelled (ni.compression.size_mode = fixed_ratio): the
   // flits are counted, the words travel here, from the source NI to the destination NI.
   std::unordered_map<PacketHandle, std::vector<std::uint32_t>> modelled_payloads;

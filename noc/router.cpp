@@ -117,6 +117,16 @@ void Router::count_contention(InputVc& ivc, unsigned port) {
   if (ivc.contended) return;
   ivc.contended = true;
   ++out_[port].counters.contention_events;
+  if (net_.tally_rounds) charge_round(ivc.buf.front().flit.packet, out_[port].to_router);
+}
+
+// The front flit is the losing packet's own. Only firmware runs have rounds; out of line so the
+// allocation stages stay lean.
+void Router::charge_round(PacketHandle packet, bool link) {
+  const std::uint32_t round = net_.packets[packet].round;
+  // On a parallel cycle into the thread's own tally (summed in NetworkContext::round_totals).
+  RoundTally& t = lane_ ? tally_of(net_.lanes[lane_->index].rounds, round) : net_.round(round);
+  ++(link ? t.contention_links : t.contention_ejection);
 }
 
 void Router::evaluate(Cycle now) {

@@ -156,6 +156,8 @@ class Router : public ClockedModule {
   // The allocators' scratch of the thread evaluating this router.
   template <bool Shared>
   RouterScratch& scratch() { return net_.lanes[Shared ? lane_->index : 0].scratch; }
+  // Charges a contention event to the round the losing packet was sent in.
+  [[gnu::noinline]] void charge_round(PacketHandle packet, bool link);
   // Calls f(input VC index) for every input VC holding flits, in index order.
   template <typename F>
   void for_each_nonempty(F&& f) {

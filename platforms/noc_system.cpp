@@ -97,6 +97,7 @@ void NocSystem::attach_traffic(const TrafficParams& traffic, std::uint64_t seed)
 
 void NocSystem::attach_firmware(Firmware& program) {
   check_whole_packets(params_, params_.ni.max_packet_flits, "ni.max_packet_flits");
+  net_.tally_rounds = true;
   const unsigned n = static_cast<unsigned>(nis_.size());
   for (NodeId i = 0; i < n; ++i) {
     // Cores are built after elaboration of this module, so at the top level: its name keeps

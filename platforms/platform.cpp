@@ -70,6 +70,10 @@ TopologyParams platform_topology(const PlatformParams& p) {
   return p.topology;
 }
 
+unsigned platform_mpb_bytes(const PlatformParams& p) {
+  return p.name == "scc" ? kSccBufferBytes : p.system.ni.mpb_bytes;
+}
+
 std::string default_application_grid(const std::string& platform) {
   return platform == "tilepro" ? "7x7" : "";
 }

@@ -44,6 +44,8 @@ std::unique_ptr<NocSystem> make_platform(const PlatformParams& p);
 // The topology platform `p` is built on: the chip's own for a fixed chip (tilepro: 8x8 mesh),
 // topology.* otherwise. ParamError if topology.* was changed for a fixed chip.
 TopologyParams platform_topology(const PlatformParams& p);
+// Bytes of each core's message-passing buffer on platform `p` (scc: 8 KB; 0: none).
+unsigned platform_mpb_bytes(const PlatformParams& p);
 // The sub-grid applications use when workload.grid is empty ("7x7" on tilepro; "" = all).
 std::string default_application_grid(const std::string& platform);
 

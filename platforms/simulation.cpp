@@ -330,6 +330,19 @@ void Simulation::gather(RunOutcome& out, double wall_seconds, bool completed) co
   r.set("contention_events", contention);
   r.set("contention_events_links", link_contention);  // router-to-router links only
   r.set("contention_events_ejection", contention - link_contention);
+  if (firmware_) {  // per round of the firmware (MessageLayer::mark_round), rounds with traffic
+    const std::vector<RoundTally> rounds = sys_.context().round_totals();
+    for (std::size_t i = 0; i < rounds.size(); ++i) {
+      const RoundTally& t = rounds[i];
+      if (t.packets == 0 && t.contention_links == 0 && t.contention_ejection == 0) continue;
+      Report round;
+      round.set("round", static_cast<std::uint64_t>(i));
+      round.set("packets", t.packets);
+      round.set("contention_events_links", t.contention_links);
+      round.set("contention_events_ejection", t.contention_ejection);
+      r.append("contention_by_round", std::move(round));
+    }
+  }
   r.set("compression.policy", sys_.params().ni.compression.policy);
   r.set("compression.packets_compressed", total.packets_compressed);
   r.set("compression.share", total.packets_injected

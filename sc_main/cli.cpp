@@ -8,6 +8,7 @@
 
 #include "collectives/collective.hpp"
 #include "collectives/firmware.hpp"
+#include "collectives/message_protocol.hpp"
 #include "ni/codec.hpp"
 #include "ni/compression.hpp"
 #include "ni/payload.hpp"
@@ -55,6 +56,7 @@ int list_command() {
   std::vector<Workload> workloads{{"synthetic", "synthetic traffic at every NI (traffic.*)"}};
   for (const auto& e : firmware_programs()) workloads.push_back({e.name, e.description});
   list_table(os, "\nworkloads (workload.kind; firmware programs run on a core per NI):", workloads);
+  list_table(os, "\nmessage protocols (msg.protocol, for firmware):", message_protocols());
   std::vector<std::string> pairs;  // "collective algorithm", kept alive for the table below
   for (const CollectiveEntry& e : collective_algorithms())
     pairs.push_back(std::string(e.collective) + " " + e.algorithm);

@@ -16,6 +16,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "collectives/collective.hpp"
+#include "collectives/message_protocol.hpp"
 
 namespace collnoc::cli {
 
@@ -332,6 +333,9 @@ std::vector<KeySpec> build_schema() {
                [](RunConfig& c, V v) { c.firmware.message_bytes = u64(v); }),
       uint_key("workload.root", 0, 0, kU32Max, "rank", "mesh collectives: root of broadcast, reduce",
                [](RunConfig& c, V v) { c.firmware.root = u32(v); }),
+      uint_key("workload.fanout", 1, 1, 47, "children",
+               "broadcast onesided: children per core in its tree (1: a pipelined chain)",
+               [](RunConfig& c, V v) { c.firmware.fanout = u32(v); }),
       enum_key("workload.reduce_op", "sum", "reductions: the operator",
                [] { return std::vector<std::string>{"sum", "max", "min"}; },
                [](RunConfig& c, V v) { c.firmware.reduce_op = text(v); }),
@@ -344,6 +348,11 @@ std::vector<KeySpec> build_schema() {
       uint_key("workload.start_skew_cycles", 0, 0, 100000000, "cycles",
                "collective: each core starts each run after a random delay in 0..this",
                [](RunConfig& c, V v) { c.firmware.start_skew_cycles = u64(v); }),
+      enum_key("msg.protocol", "eager",
+               "firmware: how messages travel: eager, rendezvous (RTS/CTS flow control), "
+               "mpb (message-passing buffers, platform scc)",
+               [] { return names_of(message_protocols()); },
+               [](RunConfig& c, V v) { c.firmware.protocol.name = text(v); }),
 
       uint_key("sim.warmup_cycles", 1000, 0, kU64Max, "cycles",
                "synthetic: packets created before this are not measured",
@@ -757,6 +766,7 @@ RunConfig Config::to_run_config() const {
   a2a.xor_latency_cycles = sys.ni.xor_engine.xor_latency_cycles;
   // Closed forms of collectives (SPEC 4.3's t_s, t_w) follow the configured network.
   rc.firmware.neighbour_cost = neighbour_message_cost(rc.platform.system);
+  rc.firmware.protocol.mpb_bytes = platform_mpb_bytes(rc.platform);
   return rc;
 }
 
@@ -778,13 +788,11 @@ void check_buildable(const RunConfig& rc) {
     check_whole_packets(sys, variable ? rc.traffic.packet_flits_max : rc.traffic.packet_flits,
                         variable ? "traffic.packet_flits_max" : "traffic.packet_flits");
   } else {
+    if (rc.firmware.protocol.name == "mpb" && rc.firmware.protocol.mpb_bytes == 0)
+      throw ParamError("msg.protocol", "mpb",
+                       "eager or rendezvous: mpb runs on the message-passing buffers of platform "
+                       "scc (not " + rc.platform.name + ")");
     make_firmware(rc.workload_kind, rc.firmware, *topo);
-    if (rc.workload_kind == "collective" && lookup_collective(rc.firmware).needs_static_network &&
-        rc.platform.name != "tilepro")
-      throw ParamError("workload.algorithm", lookup_collective(rc.firmware).algorithm,
-                       rc.firmware.collective + " " + lookup_collective(rc.firmware).algorithm +
-                           " runs on the static network: platform tilepro (not " +
-                           rc.platform.name + ")");
     check_whole_packets(sys, sys.ni.max_packet_flits, "ni.max_packet_flits");
   }
 }

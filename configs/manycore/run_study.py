@@ -11,7 +11,10 @@ NAME is one study (one command each):
   allreduce  tilepro: reduce_broadcast vs recursive_doubling, vs task count at one packet and
              vs message size on 7x7
   scc        scc (48 cores): throughput (payload MB/s = bytes moved / execution time) vs message
-             size for the same collectives (the baselines: nocmsg needs one core per tile)
+             size for the same collectives and algorithms (nocmsg: two cores per tile)
+  scc_protocols
+             scc: pairwise alltoall, binomial reduce and broadcast, recursive-doubling allreduce
+             under msg.protocol eager, rendezvous and mpb: MB/s vs message size
   all        every study above
 
 Each study runs `collnoc sweep` once per (collective, algorithm) series and writes into DIR
@@ -45,8 +48,9 @@ ALGORITHMS = {
     "allreduce": ["reduce_broadcast", "recursive_doubling"],
 }
 SIZED = ["alltoall", "reduce", "allreduce", "broadcast"]
-SCC_ALGORITHMS = {"alltoall": ["pairwise"], "reduce": ["binomial"],
-                  "allreduce": ["recursive_doubling"], "broadcast": ["binomial"]}
+# nocmsg: tiles lead, mates over local ports; onesided: the chain through the buffers
+SCC_ALGORITHMS = dict({c: ALGORITHMS[c] for c in SIZED},
+                      broadcast=ALGORITHMS["broadcast"] + ["onesided"])
 
 
 def studies(quick):
@@ -203,9 +207,39 @@ def run_study(name, args, out_dir):
     return 0
 
 
+# ---------------------------------------------------------------- msg.protocol on scc
+PROTOCOLS = ["eager", "rendezvous", "mpb"]
+# The message-based algorithms every platform runs (point-to-point only: no static network).
+PROTOCOL_ALGORITHMS = {"alltoall": ["pairwise"], "reduce": ["binomial"],
+                       "allreduce": ["recursive_doubling"], "broadcast": ["binomial"]}
+
+
+def run_protocols(args, out_dir):
+    """scc_protocols: one series per (collective, msg.protocol), PROTOCOL_ALGORITHMS."""
+    name = "scc_protocols"
+    csv_path = os.path.join(out_dir, name + ".csv")
+    if not args.replot:
+        sizes = QUICK_SIZES if args.quick else SIZES
+        rows = []
+        with open(os.path.join(out_dir, name + "_commands.txt"), "w") as log:
+            for protocol in PROTOCOLS:
+                got = run_series(args.collnoc, {"platform": "scc", "msg.protocol": protocol},
+                                 "workload.message_bytes", sizes, PROTOCOL_ALGORITHMS, args.jobs,
+                                 out_dir, "%s_%s" % (name, protocol), log)
+                if got is None:
+                    return 1
+                for r in got:
+                    r["series"] = "%s %s" % (r["series"].split()[0], protocol)
+                rows += got
+        write_csv(csv_path, rows)
+    plot(os.path.join(out_dir, name + ".png"), read_csv(csv_path), "mb_per_s", "message bytes",
+         "scc, 48 cores: msg.protocol eager vs rendezvous vs mpb", True)
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("name", choices=["tasks", "size", "allreduce", "scc", "all"])
+    ap.add_argument("name", choices=["tasks", "size", "allreduce", "scc", "scc_protocols", "all"])
     ap.add_argument("--quick", action="store_true", help="message sizes up to 64 KiB only")
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "manycore_study"))
     ap.add_argument("--collnoc", default=None, help="the collnoc binary")
@@ -228,9 +262,13 @@ def main():
         sys.stderr.write("matplotlib is missing: apt-get install python3-matplotlib\n")
         return 2
     os.makedirs(os.path.join(args.out, "parts"), exist_ok=True)
-    names = ["tasks", "size", "allreduce", "scc"] if args.name == "all" else [args.name]
+    names = (["tasks", "size", "allreduce", "scc", "scc_protocols"] if args.name == "all"
+             else [args.name])
     for name in names:
-        status = run_study(name, args, args.out)
+        if name == "scc_protocols":
+            status = run_protocols(args, args.out)
+        else:
+            status = run_study(name, args, args.out)
         if status:
             return status
         print("[%s] %s" % (name, os.path.join(args.out, name + ".csv")))
