@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <chrono>
 
-#include "noc/link.hpp"
-
 namespace collnoc {
 
 using namespace sc_core;

@@ -9,9 +9,10 @@
 // blocks' work.
 //
 // Because of the delay lines, the routers of one cycle are independent: on a busy cycle the
-// clock evaluates them on several threads (sim.threads), then the other blocks on its own. What a
-// router does to a block outside itself (a flit or a credit sent, a wake-up, its next cycle) is
-// held back per thread and applied afterwards by the clock's thread, and every part of that is
+// clock evaluates them on several threads (sim.threads), then the other blocks on its own. A
+// router's flits and credits go straight into its links (see DelayLine), its neighbours' port
+// flags are set atomically, and what changes the clock's own state (wake-ups, its next cycle) is
+// held back per thread and applied by the clock's thread afterwards; all of it is
 // order-independent, so the results do not depend on which thread evaluated which router.
 #pragma once
 #include <atomic>
@@ -30,7 +31,6 @@
 namespace collnoc {
 
 class ClockedModule;
-class Link;
 
 // One thread of a parallel cycle. The wake-ups its blocks' sends ask for (block, cycle) wait
 // here until every thread is done, and the clock's thread makes them.
