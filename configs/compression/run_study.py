@@ -25,7 +25,8 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.dirname(HERE))
+from study_tools import ROOT, add_common_args, check_tools, pyplot, read_csv  # noqa: E402
 
 # Offered loads (flits/node/cycle); a series stops a few points past saturation.
 LOADS = [0.02] + [round(0.05 + 0.025 * i, 3) for i in range(39)]
@@ -131,11 +132,6 @@ def run_series(args, config, sets, path):
     return done
 
 
-def load_csv(path):
-    with open(path) as f:
-        return list(csv.DictReader(f))
-
-
 def num(row, key):
     return float(row[key])
 
@@ -162,9 +158,7 @@ def summarize(rows):
 
 
 def plot(exp, name, data, out):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
     panels = exp["panels"]
     low = [num(rows[0], "latency_cycles.mean") for rows in data.values() if rows]
     for kind, key, ylabel in (("latency", "latency_cycles.mean", "mean packet latency (cycles)"),
@@ -207,8 +201,7 @@ def main():
     ap.add_argument("--only", help="comma-separated parts: " + ", ".join(EXPERIMENTS))
     ap.add_argument("--quick", action="store_true",
                     help="coarse loads, 5000-cycle window (a smoke run, not for numbers)")
-    ap.add_argument("--out", default=os.path.join(ROOT, "build", "compression_study"))
-    ap.add_argument("--collnoc", default=os.path.join(ROOT, "build", "collnoc"))
+    add_common_args(ap, "compression_study")
     ap.add_argument("--jobs", type=int, default=2, help="simulations at once (default 2)")
     ap.add_argument("--replot", action="store_true",
                     help="no simulation: plot and summarize the CSVs already in --out")
@@ -221,17 +214,9 @@ def main():
               % (", ".join(unknown), ", ".join(EXPERIMENTS)), file=sys.stderr)
         return 2
     args.collnoc = os.path.abspath(args.collnoc)
-    if not args.replot and not os.access(args.collnoc, os.X_OK):
-        print("run_study: no collnoc binary at %s: build it (make, or cmake --build build) "
-              "or pass --collnoc PATH" % args.collnoc, file=sys.stderr)
-        return 2
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        print("run_study: plotting needs matplotlib, which %s cannot import: "
-              "apt-get install python3-matplotlib, and run the script with /usr/bin/python3"
-              % sys.executable, file=sys.stderr)
-        return 2
+    status = check_tools("run_study", args.collnoc, need_collnoc=not args.replot)
+    if status:
+        return status
     out = os.path.abspath(args.out)
     os.makedirs(out, exist_ok=True)
     failures, start, done_paths = [], time.time(), {}
@@ -264,7 +249,7 @@ def main():
                     print("%-15s %-13s %-17s %2d loads %6.1f s" % (name, plabel, slabel, len(done),
                                                                   time.time() - t0), flush=True)
                 if os.path.exists(path):
-                    data[(plabel, slabel)] = load_csv(path)
+                    data[(plabel, slabel)] = read_csv(path)
                     table.append(dict({"panel": plabel, "series": slabel},
                                       **summarize(data[(plabel, slabel)])))
         if table:

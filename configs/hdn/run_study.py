@@ -18,7 +18,6 @@ run) into DIR (default build/hdn_study/). See docs/hdn.md, "Total exchange".
 Exit status: 0 ok, 1 a run failed, 2 bad usage or missing collnoc / matplotlib.
 """
 import argparse
-import csv
 import json
 import math
 import os
@@ -29,7 +28,8 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.dirname(HERE))
+from study_tools import add_common_args, check_tools, pyplot, write_csv  # noqa: E402
 CONFIG = os.path.join(HERE, "total_exchange.yaml")
 WORDS_PER_FLIT = 4      # ni.flit_width_bits = 128
 SMALL_PACKETS = 16      # the default ni.max_packet_flits
@@ -282,27 +282,17 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("study", choices=sorted(STUDIES))
     ap.add_argument("--quick", action="store_true", help="fewer points (a smoke test)")
-    ap.add_argument("--out", default=os.path.join(ROOT, "build", "hdn_study"))
-    ap.add_argument("--collnoc", default=os.path.join(ROOT, "build", "collnoc"))
+    add_common_args(ap, "hdn_study")
     a = ap.parse_args()
-    if not os.access(a.collnoc, os.X_OK):
-        sys.stderr.write("no collnoc at %s (build it, or give --collnoc)\n" % a.collnoc)
-        return 2
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        sys.stderr.write("matplotlib is missing (Debian: apt-get install python3-matplotlib)\n")
-        return 2
+    status = check_tools("run_study.py", a.collnoc)
+    if status:
+        return status
+    plt = pyplot()
     os.makedirs(a.out, exist_ok=True)
     study, plot = STUDIES[a.study]
     with open(os.path.join(a.out, a.study + "_commands.txt"), "w") as log:
         rows = study(Runner(a.collnoc, log), a.quick)
-    with open(os.path.join(a.out, a.study + ".csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
-        w.writeheader()
-        w.writerows(rows)
+    write_csv(os.path.join(a.out, a.study + ".csv"), rows)
     plot(plt, rows, os.path.join(a.out, a.study + ".png"))
     print("wrote %s/%s.csv and .png" % (a.out, a.study))
     return 0

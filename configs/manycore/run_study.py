@@ -29,12 +29,12 @@ Exit status: 0 ok, 1 a sweep failed, 2 bad usage or missing collnoc / matplotlib
 import argparse
 import csv
 import os
-import shutil
 import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.dirname(HERE))
+from study_tools import add_common_args, check_tools, pyplot, read_csv, write_csv  # noqa: E402
 
 GRIDS = ["2x2", "3x3", "4x4", "5x5", "6x6", "7x7"]
 SIZES = [128, 1024, 8192, 65536, 262144, 1048576]
@@ -108,18 +108,6 @@ def run_series(collnoc, sets, key, values, table, jobs, out_dir, name, log):
     return rows
 
 
-def write_csv(path, rows):
-    with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
-        w.writeheader()
-        w.writerows(rows)
-
-
-def read_csv(path):
-    with open(path) as f:
-        return list(csv.DictReader(f))
-
-
 def x_value(x):
     if "x" in str(x):
         a, b = str(x).split("x")
@@ -128,9 +116,7 @@ def x_value(x):
 
 
 def plot(path, rows, y, xlabel, title, log_x):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
     collectives = []
     for r in rows:
         c = r["series"].split()[0]
@@ -241,26 +227,13 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("name", choices=["tasks", "size", "allreduce", "scc", "scc_protocols", "all"])
     ap.add_argument("--quick", action="store_true", help="message sizes up to 64 KiB only")
-    ap.add_argument("--out", default=os.path.join(ROOT, "build", "manycore_study"))
-    ap.add_argument("--collnoc", default=None, help="the collnoc binary")
+    add_common_args(ap, "manycore_study")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--replot", action="store_true", help="plot the existing CSV files again")
     args = ap.parse_args()
-    if args.collnoc is None:
-        for candidate in [os.path.join(ROOT, d, "collnoc") for d in ("build",)]:
-            if os.path.exists(candidate):
-                args.collnoc = candidate
-                break
-        else:
-            args.collnoc = shutil.which("collnoc")
-    if not args.replot and (not args.collnoc or not os.access(args.collnoc, os.X_OK)):
-        sys.stderr.write("collnoc not found: build it (make) or pass --collnoc PATH\n")
-        return 2
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        sys.stderr.write("matplotlib is missing: apt-get install python3-matplotlib\n")
-        return 2
+    status = check_tools("run_study.py", args.collnoc, need_collnoc=not args.replot)
+    if status:
+        return status
     os.makedirs(os.path.join(args.out, "parts"), exist_ok=True)
     names = (["tasks", "size", "allreduce", "scc", "scc_protocols"] if args.name == "all"
              else [args.name])

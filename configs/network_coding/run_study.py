@@ -22,7 +22,6 @@ study's defaults: DOR, 4 VCs, one per step, 3-cycle hop, VCT, 1-flit packets, XO
 Exit status: 0 ok, 1 a run failed, 2 bad usage or missing collnoc / matplotlib.
 """
 import argparse
-import csv
 import json
 import os
 import subprocess
@@ -31,7 +30,8 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.dirname(HERE))
+from study_tools import add_common_args, check_tools, pyplot, write_csv  # noqa: E402
 CONFIG = os.path.join(HERE, "mesh8x8.yaml")
 
 
@@ -85,18 +85,9 @@ def mesh(k):
     return {"topology.kind": "mesh", "topology.k": k}
 
 
-def write_csv(path, rows):
-    with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
-        w.writeheader()
-        w.writerows(rows)
-
-
 def plot(path, title, panels):
     """panels: list of (xlabel, ylabel, logx, logy, [(label, xs, ys, style)])."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
     fig, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 4.5), squeeze=False)
     for ax, (xlabel, ylabel, logx, logy, series) in zip(axes[0], panels):
         for label, xs, ys, style in series:
@@ -286,8 +277,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[1])
     ap.add_argument("--only", default="", help="comma-separated parts: " + ", ".join(PARTS))
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--out", default=os.path.join(ROOT, "build", "nc_study"))
-    ap.add_argument("--collnoc", default=os.path.join(ROOT, "build", "collnoc"))
+    add_common_args(ap, "nc_study")
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
     parts = [p for p in args.only.split(",") if p] or list(PARTS)
@@ -296,14 +286,9 @@ def main():
             print("run_study.py: --only %s: not a part; one of: %s" % (p, ", ".join(PARTS)),
                   file=sys.stderr)
             return 2
-    if not os.access(args.collnoc, os.X_OK):
-        print("run_study.py: %s: no collnoc program (build it: make)" % args.collnoc, file=sys.stderr)
-        return 2
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        print("run_study.py: needs matplotlib (apt-get install python3-matplotlib)", file=sys.stderr)
-        return 2
+    status = check_tools("run_study.py", args.collnoc)
+    if status:
+        return status
     os.makedirs(args.out, exist_ok=True)
     for p in parts:
         try:
