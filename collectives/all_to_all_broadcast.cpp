@@ -370,9 +370,11 @@ void AllToAllBroadcast::report_more(Report& out) const {
   out.set("collective.scheme", std::string(to_string(plan_.scheme())));
   out.set("collective.base", std::string(to_string(plan_.base())));
   if (plan_.hierarchical()) {
-    out.set("collective.group_shape", plan_.group_text());
+    out.set("collective.group_shape", shape_text(plan_.group_shape()));
     out.set("collective.group_size", plan_.group_size());
     out.set("collective.variant", std::string(to_string(plan_.variant())));
+    if (plan_.variant() == A2aVariant::recursive)  // as resolved from workload.subgroup (auto)
+      out.set("collective.subgroup_shape", shape_text(plan_.subgroup_shape()));
   }
   out.set("collective.sources", static_cast<std::uint64_t>(plan_.sources().size()));
   out.set("collective.unicasts", unicasts_);

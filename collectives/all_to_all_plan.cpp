@@ -236,7 +236,6 @@ AllToAllPlan::AllToAllPlan(const Topology& topology, const AllToAllParams& p)
   if (variant_ == A2aVariant::recursive) subgroup_ = parse_group_shape("workload.subgroup", p.subgroup, group_);
 }
 
-std::string AllToAllPlan::group_text() const { return shape_text(group_); }
 unsigned AllToAllPlan::group_size() const { return group_.empty() ? nodes() : product(group_); }
 
 unsigned AllToAllPlan::pick_intermediate(const std::vector<unsigned>& tile) const {

@@ -98,7 +98,6 @@ class AllToAllPlan {
   bool hierarchical() const { return scheme_ != A2aScheme::plain; }
   const std::vector<unsigned>& group_shape() const { return group_; }
   const std::vector<unsigned>& subgroup_shape() const { return subgroup_; }
-  std::string group_text() const;
   unsigned group_size() const;
 
   // The level a kind belongs to: the whole network tiled by groups, or (inner level of the

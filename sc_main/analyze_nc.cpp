@@ -43,7 +43,7 @@ Figures figures(const KaryNCube& topo, AllToAllParams p, const std::string& grou
   p.scheme = "hierarchical_nc";
   Figures f;
   const AllToAllPlan coded(topo, p);
-  f.shape = coded.group_text();
+  f.shape = shape_text(coded.group_shape());
   f.size = coded.group_size();
   f.coded = count_unicasts(coded);
   p.scheme = "combining";

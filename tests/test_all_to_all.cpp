@@ -67,6 +67,8 @@ void simulate_and_compare(unsigned k, const Case& c, const std::string& topology
   CHECK(col["xor_operations"] == j["nc"]["xor_operations"]);
   if (c.scheme == "hierarchical_nc") CHECK(col["xor_operations"].get<std::uint64_t>() > 0);
   else CHECK(col["xor_operations"] == 0);
+  if (c.variant == "recursive") CHECK(col["subgroup_shape"] == c.subgroup);
+  else CHECK_FALSE(col.contains("subgroup_shape"));
 }
 
 }  // namespace
