@@ -46,8 +46,8 @@ const char* step_name(std::uint8_t kind) {
 
 namespace {
 
-template <typename E>
-E parse_enum(const std::string& key, const std::string& text, std::initializer_list<E> values) {
+template <typename E, std::size_t N>
+E parse_enum(const std::string& key, const std::string& text, const E (&values)[N]) {
   std::string allowed = "one of:";
   for (E v : values) {
     if (text == to_string(v)) return v;
@@ -203,12 +203,9 @@ const KaryNCube& as_cube(const Topology& t) {
 
 AllToAllPlan::AllToAllPlan(const Topology& topology, const AllToAllParams& p)
     : topo_(&as_cube(topology)),
-      scheme_(parse_enum("workload.scheme", p.scheme,
-                         {A2aScheme::plain, A2aScheme::hierarchical_nc, A2aScheme::combining})),
-      base_(parse_enum("workload.base", p.base, {A2aBase::tree, A2aBase::all_at_once})),
-      variant_(parse_enum("workload.variant", p.variant,
-                          {A2aVariant::intermediate, A2aVariant::every_node,
-                           A2aVariant::recursive})),
+      scheme_(parse_enum("workload.scheme", p.scheme, kA2aSchemes)),
+      base_(parse_enum("workload.base", p.base, kA2aBases)),
+      variant_(parse_enum("workload.variant", p.variant, kA2aVariants)),
       whole_(*topo_, std::vector<unsigned>(topo_->dimensions(), 0), topo_->ks()),
       corner_(p.intermediate == "corner"),
       outer_{whole_, {}, 0} {

@@ -8,6 +8,7 @@
 // settable shape that tile the network; a group's nodes are numbered in their own row-major
 // order (dimension 0 fastest), which is also the order of their node ids.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -23,6 +24,19 @@ enum class A2aVariant { intermediate, every_node, recursive };
 const char* to_string(A2aScheme s);
 const char* to_string(A2aBase b);
 const char* to_string(A2aVariant v);
+// Every value, in the order errors list them (workload.scheme, .base, .variant).
+inline constexpr A2aScheme kA2aSchemes[] = {A2aScheme::plain, A2aScheme::hierarchical_nc,
+                                            A2aScheme::combining};
+inline constexpr A2aBase kA2aBases[] = {A2aBase::tree, A2aBase::all_at_once};
+inline constexpr A2aVariant kA2aVariants[] = {A2aVariant::intermediate, A2aVariant::every_node,
+                                              A2aVariant::recursive};
+// Their names, as the configuration allows them.
+template <typename E, std::size_t N>
+std::vector<std::string> names_of(const E (&values)[N]) {
+  std::vector<std::string> names;
+  for (E v : values) names.emplace_back(to_string(v));
+  return names;
+}
 
 struct AllToAllParams {
   std::string scheme = "hierarchical_nc";  // workload.scheme

@@ -15,6 +15,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "collectives/all_to_all_plan.hpp"
 #include "collectives/collective.hpp"
 #include "collectives/message_protocol.hpp"
 
@@ -298,17 +299,17 @@ std::vector<KeySpec> build_schema() {
            [](RunConfig& c, V v) { c.firmware.algorithm = text(v); }),
       enum_key("workload.scheme", "hierarchical_nc",
                "all_to_all_broadcast: plain, hierarchical_nc (SPEC 3.2) or combining",
-               [] { return std::vector<std::string>{"plain", "hierarchical_nc", "combining"}; },
+               [] { return names_of(kA2aSchemes); },
                [](RunConfig& c, V v) { c.firmware.all_to_all.scheme = text(v); }),
       enum_key("workload.base", "tree", "all_to_all_broadcast: base multicast over unicasts",
-               [] { return std::vector<std::string>{"tree", "all_at_once"}; },
+               [] { return names_of(kA2aBases); },
                [](RunConfig& c, V v) { c.firmware.all_to_all.base = text(v); }),
       spec("workload.group", T::string, std::string("auto"), "",
            "all_to_all_broadcast: group shape GxH (tiles the network), or auto",
            [](RunConfig& c, V v) { c.firmware.all_to_all.group = text(v); }),
       enum_key("workload.variant", "intermediate",
                "hierarchical_nc: intermediate (one coder per group), every_node or recursive",
-               [] { return std::vector<std::string>{"intermediate", "every_node", "recursive"}; },
+               [] { return names_of(kA2aVariants); },
                [](RunConfig& c, V v) { c.firmware.all_to_all.variant = text(v); }),
       spec("workload.subgroup", T::string, std::string("auto"), "",
            "recursive variant: subgroup shape inside a group, or auto",
