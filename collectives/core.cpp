@@ -6,6 +6,10 @@ namespace collnoc {
 
 using namespace sc_core;
 
+namespace {
+const char* const kMpbRefused = "access outside the message-passing buffer (or none here)";
+}  // namespace
+
 Core::Core(sc_module_name name, Clock& clock, NodeId rank, unsigned cores, Firmware& program,
            const CoreParams& params)
     : sc_module(name), socket("socket"), sn_socket("sn_socket"), clock_(clock), rank_(rank), cores_(cores),
@@ -35,13 +39,20 @@ void Core::sync() {
   }
 }
 
-void Core::transport(tlm_utils::simple_initiator_socket_optional<Core>* sn) {
+bool Core::transport(tlm::tlm_command command, std::uint64_t address, const std::uint32_t* data,
+                     std::size_t words, tlm_utils::simple_initiator_socket_optional<Core>* sn) {
+  gp_.set_command(command);
+  gp_.set_address(address);
+  gp_.set_data_ptr(reinterpret_cast<unsigned char*>(const_cast<std::uint32_t*>(data)));
+  gp_.set_data_length(static_cast<unsigned>(words * 4));
+  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   // The command rides on the payload only for the call: a payload deletes the extensions it
   // still holds when it is destroyed, and cmd_ is a member.
   gp_.set_extension(&cmd_);
   if (sn) (*sn)->b_transport(gp_, offset_);
   else socket->b_transport(gp_, offset_);
   gp_.clear_extension(&cmd_);
+  return gp_.is_response_ok();
 }
 
 Cycle Core::now() const {
@@ -73,14 +84,7 @@ void Core::command(tlm::tlm_command c, std::uint64_t address, const Words* data,
   cmd_.tag = opt.tag;
   cmd_.round = round_;
   cmd_.element_type = opt.element_type;
-  gp_.set_command(c);
-  gp_.set_address(address);
-  gp_.set_data_ptr(data ? reinterpret_cast<unsigned char*>(const_cast<std::uint32_t*>(data->data()))
-                        : nullptr);
-  gp_.set_data_length(data ? static_cast<unsigned>(data->size() * 4) : 0);
-  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  transport();
-  if (!gp_.is_response_ok())
+  if (!transport(c, address, data ? data->data() : nullptr, data ? data->size() : 0))
     fault("NI refused a command (a put or get outside the buffer, or a bad XOR pair?)");
 }
 
@@ -166,26 +170,16 @@ Words Core::get(NodeId src, std::uint32_t offset, std::size_t words) {
   return receive(src, true).words;
 }
 
-void Core::mpb_access(tlm::tlm_command command, std::uint32_t offset, std::uint32_t* data,
-                      std::size_t words) {
-  gp_.set_command(command);
-  gp_.set_address(kMpbAddress + offset);
-  gp_.set_data_ptr(reinterpret_cast<unsigned char*>(data));
-  gp_.set_data_length(static_cast<unsigned>(words * 4));
-  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  transport();
-  if (!gp_.is_response_ok())
-    fault("access outside the message-passing buffer (or none here)");
-}
-
 void Core::mpb_write(std::uint32_t offset, const Words& data) {
-  mpb_access(tlm::TLM_WRITE_COMMAND, offset, const_cast<std::uint32_t*>(data.data()), data.size());
+  if (!transport(tlm::TLM_WRITE_COMMAND, kMpbAddress + offset, data.data(), data.size()))
+    fault(kMpbRefused);
 }
 
 Words Core::mpb_read(std::uint32_t offset, std::size_t words) {
   sync();  // what the buffer holds depends on other cores' puts
   Words out(words);
-  mpb_access(tlm::TLM_READ_COMMAND, offset, out.data(), words);
+  if (!transport(tlm::TLM_READ_COMMAND, kMpbAddress + offset, out.data(), words))
+    fault(kMpbRefused);
   mpb_puts_seen_ = cmd_.mpb_puts_landed;
   return out;
 }
@@ -197,13 +191,8 @@ void Core::mpb_wait() {
   waiting_for_ = kAnySource;
   receiving_ = true;  // for the watchdog: blocked on other cores, like a receive
   for (;;) {
-    gp_.set_command(tlm::TLM_READ_COMMAND);
-    gp_.set_address(kMpbWatchAddress);
-    gp_.set_data_ptr(nullptr);
-    gp_.set_data_length(0);
-    gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    transport();
-    if (!gp_.is_response_ok()) fault("this platform has no message-passing buffer");
+    if (!transport(tlm::TLM_READ_COMMAND, kMpbWatchAddress, nullptr, 0))
+      fault("this platform has no message-passing buffer");
     if (cmd_.mpb_puts_landed != mpb_puts_seen_) break;
     wait(*cmd_.arrival);
   }
@@ -212,13 +201,8 @@ void Core::mpb_wait() {
 
 void Core::sn_write(std::uint64_t address, const Words& data) {
   if (!has_static_network()) fault("this tile has no static network");
-  gp_.set_command(tlm::TLM_WRITE_COMMAND);
-  gp_.set_address(address);
-  gp_.set_data_ptr(reinterpret_cast<unsigned char*>(const_cast<std::uint32_t*>(data.data())));
-  gp_.set_data_length(static_cast<unsigned>(data.size() * 4));
-  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  transport(&sn_socket);
-  if (!gp_.is_response_ok()) fault("static network port refused a write");
+  if (!transport(tlm::TLM_WRITE_COMMAND, address, data.data(), data.size(), &sn_socket))
+    fault("static network port refused a write");
   if (offset_ >= clock_.delay(params_.quantum_cycles)) sync();
 }
 
@@ -234,13 +218,8 @@ Words Core::sn_recv(std::size_t words) {
   Words out(words);
   sync();
   for (;;) {
-    gp_.set_command(tlm::TLM_READ_COMMAND);
-    gp_.set_address(kSnRecvAddress);
-    gp_.set_data_ptr(reinterpret_cast<unsigned char*>(out.data()));
-    gp_.set_data_length(static_cast<unsigned>(words * 4));
-    gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    transport(&sn_socket);
-    if (!gp_.is_response_ok()) fault("static network port refused a read");
+    if (!transport(tlm::TLM_READ_COMMAND, kSnRecvAddress, out.data(), words, &sn_socket))
+      fault("static network port refused a read");
     if (cmd_.found) break;
     wait(*cmd_.arrival);
   }

@@ -71,7 +71,10 @@ class Core : public sc_core::sc_module, public MessageLayer {
  private:
   void thread();
   void sync();
-  void transport(tlm_utils::simple_initiator_socket_optional<Core>* sn = nullptr);
+  // One TLM transaction of `words` words at `address`, to the NI (or the static network port,
+  // `sn`) with cmd_ attached; false if the target refused it.
+  bool transport(tlm::tlm_command command, std::uint64_t address, const std::uint32_t* data,
+                 std::size_t words, tlm_utils::simple_initiator_socket_optional<Core>* sn = nullptr);
   void command(tlm::tlm_command c, std::uint64_t address, const Words* data,
                const SendOptions& opt);
   // Waits for the next message from `src` (kAnySource: anyone; a get's reply when `mpb_reply`).
@@ -79,9 +82,6 @@ class Core : public sc_core::sc_module, public MessageLayer {
   void xor_command(std::uint64_t address, const Words& a, const Words& b, const SendOptions& opt);
   // A write of `data` to the static network port at `address`.
   void sn_write(std::uint64_t address, const Words& data);
-  // Reads or writes this core's buffer at `offset` through the NI.
-  void mpb_access(tlm::tlm_command command, std::uint32_t offset, std::uint32_t* data,
-                  std::size_t words);
   Clock& clock_;
   NodeId rank_;
   unsigned cores_;
