@@ -52,6 +52,12 @@ void NetworkInterface::set_traffic(const TrafficParams& params, const TrafficPat
                                    const PayloadGenerator& payload, std::uint64_t seed) {
   source_ = std::make_unique<SyntheticSource>(params, pattern, id_, seed);
   payload_ = &payload;
+  // A synthetic source touches only the NI, its links and its network's lanes, so it may be
+  // evaluated on any thread like a router (a core's NI has SystemC events; modelled compressed
+  // sizes keep the words in one map).
+  const bool modelled = params_.compression.policy != "never" &&
+                        params_.compression.size_mode == CompressedSize::fixed_ratio;
+  if (!modelled) set_parallel(inj_ ? inj_->receiver_block() : block_index());  // with its router
 }
 
 unsigned NetworkInterface::packets_for(std::uint32_t words) const {
@@ -207,7 +213,7 @@ void NetworkInterface::queue_message(NodeId dst, std::vector<std::uint32_t>&& wo
   counters_.flits_created += flits_for(m.hdr.message_words);
   if (m.hdr.measured) {
     counters_.measured_created += m.packets_left;
-    net_.measured_outstanding += m.packets_left;
+    lane().measured_outstanding += m.packets_left;
     counters_.window_flits_created += flits_for(m.hdr.message_words);
   }
   enqueue(std::move(m));
@@ -272,7 +278,7 @@ void NetworkInterface::generate(Cycle now) {
     if (m.hdr.measured) {
       counters_.measured_created++;
       counters_.window_flits_created += p.flits;
-      ++net_.measured_outstanding;
+      ++lane().measured_outstanding;
     }
     enqueue(std::move(m));
   }
@@ -374,7 +380,7 @@ void NetworkInterface::inject(Cycle now) {
     }
     if (!found) return;
     tx_hdr_.injected_cycle = now;
-    tx_flit_.packet = net_.packets.allocate();
+    tx_flit_.packet = net_.packets.allocate(lane_index());
     net_.packets[tx_flit_.packet] = tx_hdr_;
     if (tx_hdr_.compressed && tx_wire_.empty())
       net_.modelled_payloads[tx_flit_.packet] = tx_plain_;
@@ -394,10 +400,11 @@ void NetworkInterface::inject(Cycle now) {
   const std::uint32_t words = first >= total ? 0 : std::min(wpf, total - first);
   tx_flit_.words = static_cast<std::uint8_t>(words);
   for (std::uint32_t w = 0; w < words; ++w) tx_flit_.payload[w] = tx_wire_[first + w];
-  inj_->send(tx_flit_, now);
+  if (lane_) inj_->send_shared(tx_flit_, now, *lane_);
+  else inj_->send(tx_flit_, now);
   --credits_[tx_vc_];
   ++counters_.flits_injected;
-  ++net_.flit_moves;
+  ++lane().flit_moves;
   if (traced_) {
     tr_inj_valid_ = true;
     tr_inj_packet_ = packet_tag(tx_hdr_.packet_id);
@@ -415,11 +422,11 @@ void NetworkInterface::inject(Cycle now) {
 }
 
 void NetworkInterface::eject(Cycle now) {
-  while (ej_->flit_ready(now)) {
+  while (ej_->flit_ready<true>(now)) {  // acquire: the router may be on another thread
     const Flit& f = ej_->peek_flit();
     const PacketHeader& h = net_.packets[f.packet];
     ++counters_.flits_delivered;
-    ++net_.flit_moves;
+    ++lane().flit_moves;
     if (in_window(now)) ++counters_.window_flits_delivered;
     if (arrivals_.capacity()) {
       if (arrivals_.full()) arrivals_.pop();
@@ -461,12 +468,18 @@ void NetworkInterface::eject(Cycle now) {
         counters_.measured_hops += h.hops;
         latency_.push_back(static_cast<std::uint32_t>(ready - h.created_cycle));
         network_latency_.push_back(static_cast<std::uint32_t>(ready - h.injected_cycle));
-        if (--net_.measured_outstanding == 0 && now >= window_end_ && net_.on_workload_done)
-          net_.on_workload_done();
+        --lane().measured_outstanding;
+        // The last one after the window ends the workload (on another thread, the clock's
+        // thread looks after the parallel part: NetworkContext::after_parallel).
+        if (now >= window_end_) {
+          if (lane_) lane().measured_delivered_late = true;
+          else if (net_.measured_outstanding() == 0 && net_.on_workload_done) net_.on_workload_done();
+        }
       }
-      net_.packets.release(f.packet);
+      net_.packets.release(f.packet, lane_index());
     }
-    ej_->return_credit(f.vc, now);
+    if (lane_) ej_->return_credit_shared(f.vc, now);
+    else ej_->return_credit(f.vc, now);
     ej_->pop_flit();
   }
 }
@@ -555,7 +568,7 @@ void NetworkInterface::evaluate(Cycle now) {
   counters_.source_queue_packet_cycles += queued_packets_ * (now - queue_since_);
   queue_since_ = now;
   if (traced_) tr_inj_valid_ = tr_ej_valid_ = false;
-  while (inj_->credit_ready(now)) ++credits_[inj_->take_credit()];
+  while (inj_->credit_ready<true>(now)) ++credits_[inj_->take_credit()];
   eject(now);
   generate(now);
   inject(now);
@@ -564,7 +577,7 @@ void NetworkInterface::evaluate(Cycle now) {
 
 Cycle NetworkInterface::next_work_cycle(Cycle now) const {
   if (sending_) return now + 1;
-  Cycle next = ej_->next_flit_cycle();
+  Cycle next = ej_->next_flit_cycle<true>();
   if (!source_queue_.empty()) next = std::min(next, std::max(now + 1, source_queue_.front().ready));
   if (source_) next = std::min(next, std::max(now + 1, source_->next_cycle()));
   return next;

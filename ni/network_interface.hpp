@@ -152,6 +152,9 @@ class NetworkInterface : public ClockedModule {
   unsigned packets_for(std::uint32_t words) const;
   unsigned flits_for(std::uint32_t words) const;
   bool in_window(Cycle c) const { return c >= window_begin_ && c < window_end_; }
+  // The thread's lane on a parallel cycle (Clock::set_threads), else lane 0.
+  unsigned lane_index() const { return lane_ ? lane_->index : 0; }
+  NetworkLane& lane() { return net_.lanes[lane_index()]; }
 
   NodeId id_;
   NetworkInterfaceParams params_;

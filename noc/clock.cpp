@@ -42,13 +42,16 @@ void Clock::set_threads(unsigned threads, unsigned min_parallel_blocks, bool alw
   }
 }
 
-void Clock::mark_parallel(unsigned block) {
+void Clock::mark_parallel(unsigned block, unsigned affinity) {
   parallel_[block >> 6] |= std::uint64_t{1} << (block & 63);
+  affinity_[block] = affinity;
 }
 
 unsigned Clock::attach(ClockedModule* block) {
   const unsigned index = static_cast<unsigned>(blocks_.size());
   blocks_.push_back(block);
+  affinity_.push_back(index);
+  spans_.emplace_back();
   due_.push_back(kNever);
   if (awake_.size() * 64 <= index) {
     awake_.push_back(0);
@@ -160,10 +163,10 @@ void Clock::on_edge() {
     for (std::size_t w = 0; w < words; ++w)
       for (std::uint64_t bits = awake_[w] & ~evaluated_[w]; bits; bits &= bits - 1)
         order_.push_back(static_cast<unsigned>(w * 64 + __builtin_ctzll(bits)));
-    constexpr std::size_t kAhead = 2;
-    for (std::size_t k = 0; k < std::min(kAhead, order_.size()); ++k) blocks_[order_[k]]->prefetch();
-    for (std::size_t k = 0; k < order_.size(); ++k) {
-      if (k + kAhead < order_.size()) blocks_[order_[k + kAhead]]->prefetch();
+    const std::size_t n = order_.size();
+    prefetch_ahead(order_.data(), n);
+    for (std::size_t k = 0; k < n; ++k) {
+      prefetch_for(order_.data(), static_cast<std::ptrdiff_t>(k), n);
       evaluate(order_[k]);
     }
   }
@@ -175,6 +178,34 @@ void Clock::on_edge() {
                   awake_blocks);
   if (any_awake) schedule_edge(now + 1);
   else if (const Cycle next = next_wakeup(); next != kNever) schedule_edge(next);
+}
+
+void Clock::set_prefetch_span(unsigned block, std::size_t begin, std::size_t end) {
+  spans_[block] = Span{static_cast<std::uint16_t>(std::min<std::size_t>(begin, 0xffff)),
+                       static_cast<std::uint16_t>(std::min<std::size_t>(end, 0xffff))};
+}
+
+void Clock::prefetch_state(unsigned block) const {
+  const char* base = reinterpret_cast<const char*>(blocks_[block]);
+  __builtin_prefetch(base);  // the virtual table pointer: evaluate() is called through it
+  const Span span = spans_[block];
+  for (unsigned offset = span.begin & ~63u; offset < span.end; offset += 64)
+    __builtin_prefetch(base + offset);
+}
+
+void Clock::prefetch_for(const unsigned* order, std::ptrdiff_t k, std::size_t n) const {
+  const auto at = [&](std::ptrdiff_t ahead) -> const unsigned* {
+    const std::ptrdiff_t i = k + ahead;
+    return i >= 0 && static_cast<std::size_t>(i) < n ? &order[i] : nullptr;
+  };
+  if (const unsigned* b = at(kPrefetchStateAhead)) prefetch_state(*b);
+  if (const unsigned* b = at(kPrefetchAhead)) blocks_[*b]->prefetch();
+}
+
+// Fills the pipeline for the first blocks of `order`, as if blocks before them had been evaluated.
+void Clock::prefetch_ahead(const unsigned* order, std::size_t n) const {
+  for (std::ptrdiff_t k = -static_cast<std::ptrdiff_t>(kPrefetchStateAhead); k < 0; ++k)
+    prefetch_for(order, k, n);
 }
 
 bool Clock::choose_parallel(bool& timed) {
@@ -223,28 +254,30 @@ void Clock::after_evaluation(unsigned index, Cycle now, Cycle next, bool& any_aw
 
 void Clock::evaluate_in_parallel(Cycle now, bool& any_awake) {
   const std::size_t words = awake_.size();
-  par_order_.clear();
+  if (workers_.empty()) start_workers();
+  // The awake parallel blocks, share after share.
+  std::fill(share_sizes_.begin(), share_sizes_.end(), 0);
+  unsigned n = 0;
   for (std::size_t w = 0; w < words; ++w) {
     evaluated_[w] = awake_[w] & parallel_[w];
-    for (std::uint64_t bits = evaluated_[w]; bits; bits &= bits - 1)
-      par_order_.push_back(static_cast<unsigned>(w * 64 + __builtin_ctzll(bits)));
+    for (std::uint64_t bits = evaluated_[w]; bits; bits &= bits - 1, ++n)
+      ++share_sizes_[share_of_[w * 64 + __builtin_ctzll(bits)]];
   }
-  const unsigned n = static_cast<unsigned>(par_order_.size());
+  par_order_.resize(n);
   par_next_.resize(n);
   par_now_ = now;
-  if (workers_.empty()) start_workers();
   done_.store(0, std::memory_order_relaxed);
-  unsigned front = 0;
-  for (unsigned t = 0; t < threads_; ++t) {
-    const unsigned back =
-        t + 1 == threads_
-            ? n
-            : static_cast<unsigned>(std::lower_bound(par_order_.begin() + front, par_order_.end(),
-                                                     shares_[t + 1].first_block) -
-                                    par_order_.begin());
-    shares_[t].work.store(std::uint64_t{front} << 32 | back, std::memory_order_seq_cst);
-    front = back;
-  }
+  std::vector<unsigned>& next = share_next_;  // where each share's next block goes
+  for (unsigned t = 0, front = 0; t < threads_; front += share_sizes_[t++]) next[t] = front;
+  for (std::size_t w = 0; w < words; ++w)
+    for (std::uint64_t bits = evaluated_[w]; bits; bits &= bits - 1) {
+      const unsigned block = static_cast<unsigned>(w * 64 + __builtin_ctzll(bits));
+      par_order_[next[share_of_[block]]++] = block;
+    }
+  // Only now may the workers take from it.
+  for (unsigned t = 0, front = 0; t < threads_; front += share_sizes_[t++])
+    shares_[t].work.store(std::uint64_t{front} << 32 | (front + share_sizes_[t]),
+                          std::memory_order_seq_cst);
   if (sleepers_.load(std::memory_order_seq_cst) > 0) {
     std::lock_guard<std::mutex> lock(sleep_mutex_);
     wake_workers_.notify_all();
@@ -263,6 +296,7 @@ void Clock::evaluate_in_parallel(Cycle now, bool& any_awake) {
     for (const auto& [block, cycle] : lane.wakes) wake(block, cycle);
     lane.wakes.clear();
   }
+  if (after_parallel_) after_parallel_();
 }
 
 bool Clock::take(unsigned lane, unsigned& begin, unsigned& end) {
@@ -298,10 +332,9 @@ bool Clock::work_left() const {
 
 void Clock::run(unsigned begin, unsigned end, Lane& lane) {
   const bool prefetch = blocks_.size() >= kPrefetchBlocks;
-  if (prefetch)
-    for (unsigned k = begin; k < std::min(end, begin + 2); ++k) blocks_[par_order_[k]]->prefetch();
+  if (prefetch) prefetch_ahead(par_order_.data() + begin, end - begin);
   for (unsigned k = begin; k < end; ++k) {
-    if (prefetch && k + 2 < end) blocks_[par_order_[k + 2]]->prefetch();
+    if (prefetch) prefetch_for(par_order_.data() + begin, k - begin, end - begin);
     ClockedModule& block = *blocks_[par_order_[k]];
     block.lane_ = &lane;
     block.evaluate(par_now_);
@@ -337,18 +370,18 @@ void Clock::work(unsigned lane) {
 }
 
 void Clock::start_workers() {
-  // Shares: equal numbers of parallel blocks, by index.
-  unsigned total = 0;
-  for (std::uint64_t word : parallel_) total += static_cast<unsigned>(__builtin_popcountll(word));
+  // Shares: equal numbers of parallel blocks, by affinity.
+  std::vector<std::pair<unsigned, unsigned>> by_affinity;  // (affinity, block)
+  for (unsigned b = 0; b < blocks_.size(); ++b)
+    if ((parallel_[b >> 6] >> (b & 63)) & 1u) by_affinity.emplace_back(affinity_[b], b);
+  std::sort(by_affinity.begin(), by_affinity.end());
+  share_of_.assign(blocks_.size(), 0);
+  const std::size_t total = by_affinity.size();
+  for (std::size_t rank = 0; rank < total; ++rank)
+    share_of_[by_affinity[rank].second] = static_cast<std::uint8_t>(rank * threads_ / total);
+  share_sizes_.assign(threads_, 0);
+  share_next_.assign(threads_, 0);
   shares_.reset(new Share[threads_]);
-  unsigned rank = 0, t = 0;
-  for (unsigned b = 0; b < blocks_.size(); ++b) {
-    if (!((parallel_[b >> 6] >> (b & 63)) & 1u)) continue;
-    while (t < threads_ && rank >= static_cast<std::uint64_t>(total) * t / threads_)
-      shares_[t++].first_block = b;
-    ++rank;
-  }
-  for (; t < threads_; ++t) shares_[t].first_block = static_cast<unsigned>(blocks_.size());
   stop_.store(false);
   for (unsigned t = 1; t < threads_; ++t) workers_.emplace_back(&Clock::work, this, t);
 }
@@ -362,6 +395,12 @@ void Clock::stop_workers() {
   wake_workers_.notify_all();
   for (std::thread& t : workers_) t.join();
   workers_.clear();
+}
+
+void ClockedModule::set_prefetch_end(const void* end) {
+  const char* base = reinterpret_cast<const char*>(this);
+  clock_.set_prefetch_span(index_, reinterpret_cast<const char*>(&index_) - base - sizeof(void*),
+                           static_cast<const char*>(end) - base);
 }
 
 ClockedModule::ClockedModule(sc_module_name name, Clock& clock)

@@ -18,6 +18,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <queue>
@@ -49,15 +50,19 @@ class Clock : public sc_core::sc_module {
   // and, unless `always`, while that is measured to be faster than one thread: now and then the
   // clock times busy cycles both ways. (Other programs on the machine's cores, or a network
   // whose state fits one core's cache, can make one thread the faster.)
-  // (On a 2-core machine an 8x8 mesh, 64 routers, is faster on one thread: a cycle there is a
-  // few microseconds, about what handing work to another core and back costs.)
-  static constexpr unsigned kMinParallelBlocks = 128;
+  // (On a 2-core machine an 8x8 mesh, 64 routers and 64 NIs, is faster on one thread: a cycle
+  // there is a few microseconds, about what handing work to another core and back costs.)
+  static constexpr unsigned kMinParallelBlocks = 256;
   void set_threads(unsigned threads, unsigned min_parallel_blocks = kMinParallelBlocks,
                    bool always = false);
   unsigned threads() const { return threads_; }
+  // Called on the clock's thread after the parallel part of each parallel cycle, before the
+  // other blocks are evaluated (the network's bookkeeping that its blocks left to it).
+  void set_after_parallel(std::function<void()> f) { after_parallel_ = std::move(f); }
   // A block whose evaluation touches only itself and its links (and its network's per-thread
-  // state): it may be evaluated on any thread.
-  void mark_parallel(unsigned block);
+  // state): it may be evaluated on any thread. Blocks of close `affinity` (block indices: a
+  // router's, for the router and its NIs, which share links) go to the same thread.
+  void mark_parallel(unsigned block, unsigned affinity);
 
   const sc_core::sc_time& period() const { return period_; }
   Cycle now() const { return static_cast<Cycle>(sc_core::sc_time_stamp().value() / period_ticks_); }
@@ -72,6 +77,9 @@ class Clock : public sc_core::sc_module {
   }
   void keep_awake(unsigned block);
   bool awake(unsigned block) const { return (awake_[block >> 6] >> (block & 63)) & 1u; }
+  // The bytes [begin, end) from a block's address that its evaluation reads first (see
+  // prefetch_state).
+  void set_prefetch_span(unsigned block, std::size_t begin, std::size_t end);
 
  private:
   void wake_earlier(unsigned block, Cycle cycle);
@@ -91,6 +99,19 @@ class Clock : public sc_core::sc_module {
   // nothing to do changes nothing). Later ones wait in a heap.
   static constexpr Cycle kWheel = 64;
   static constexpr std::size_t kPrefetchBlocks = 1024;
+  // Prefetches in two steps ahead of the block evaluated, so that neither waits on a miss:
+  // kPrefetchStateAhead blocks ahead the lines of a block's own state (no loads), then
+  // kPrefetchAhead blocks ahead its prefetch(), which follows the pointers in that state.
+  static constexpr unsigned kPrefetchStateAhead = 6, kPrefetchAhead = 2;
+  struct Span {
+    std::uint16_t begin = 0, end = 0;  // bytes of a block's hot state, from its address
+  };
+  std::vector<Span> spans_;  // per block
+  void prefetch_state(unsigned block) const;
+  // The prefetches made while position k of `order` (of n) is evaluated (k < 0: before the
+  // first), for the blocks ahead of it.
+  void prefetch_for(const unsigned* order, std::ptrdiff_t k, std::size_t n) const;
+  void prefetch_ahead(const unsigned* order, std::size_t n) const;
   std::vector<std::uint64_t> wheel_;  // kWheel slots of awake_.size() words
   Cycle last_edge_ = 0;
   using Wakeup = std::pair<Cycle, unsigned>;
@@ -127,6 +148,7 @@ class Clock : public sc_core::sc_module {
   double timed_ns_[2] = {0, 0};             // [parallel]: wall time of the timed cycles
   std::uint64_t timed_blocks_[2] = {0, 0};  // and the blocks they evaluated
 
+  std::function<void()> after_parallel_;
   unsigned threads_ = 1;
   unsigned min_parallel_ = kMinParallelBlocks;
   std::vector<std::uint64_t> parallel_;  // bit per block: may be evaluated on any thread
@@ -137,14 +159,18 @@ class Clock : public sc_core::sc_module {
   std::vector<Lane> lanes_;              // one per thread
   std::vector<std::thread> workers_;
   // Each thread's share of a parallel cycle: the awake parallel blocks of a fixed range of
-  // block indices, so that a router's state stays in one core's cache. Positions [front, back)
-  // of par_order_ not taken yet are one word, front << 32 | back, so that a thread takes a
-  // chunk with one compare-and-swap: the owner from the front, a thread done with its own share
-  // from the back (a thread that is not running holds nobody up).
+  // affinities, so that a router's state stays in one core's cache; par_order_ holds the
+  // shares one after the other, each in index order. Positions [front, back) of par_order_ not
+  // taken yet are one word, front << 32 | back, so that a thread takes a chunk with one
+  // compare-and-swap: the owner from the front, a thread done with its own share from the back
+  // (a thread that is not running holds nobody up).
   struct alignas(64) Share {
     std::atomic<std::uint64_t> work{0};
-    unsigned first_block = 0;  // its range of block indices starts here
   };
+  std::vector<unsigned> affinity_;        // per block (mark_parallel)
+  std::vector<std::uint8_t> share_of_;    // per parallel block: its thread's share
+  std::vector<unsigned> share_sizes_;     // this edge's awake blocks per share
+  std::vector<unsigned> share_next_;      // while par_order_ is filled: each share's next slot
   std::unique_ptr<Share[]> shares_;  // one per thread
   alignas(64) std::atomic<unsigned> done_{0};  // positions evaluated
   std::atomic<unsigned> sleepers_{0};          // workers waiting on wake_workers_
@@ -166,29 +192,16 @@ class ClockedModule : public sc_core::sc_module {
   }
   Clock& clock() const { return clock_; }
 
-  // Called by links: a flit for input `port` is due in `cycle`; a credit for output `port` was
-  // sent. Blocks look only at the ports flagged here, not at every link every cycle. A credit
-  // wakes nobody: a block with flits to send is awake, and an idle one collects its credits
-  // when it next evaluates, with the same result.
-  void flit_sent(unsigned port, Cycle cycle) {
-    flit_pending_ |= std::uint64_t{1} << port;
-    wake_at(cycle);
-  }
-  void credit_sent(unsigned port) { credit_pending_ |= std::uint64_t{1} << port; }
-  // The same from a block evaluated on another thread of a parallel cycle (the wake-up goes
-  // through its Lane).
-  void flit_sent_concurrently(unsigned port) {
-    __atomic_fetch_or(&flit_pending_, std::uint64_t{1} << port, __ATOMIC_RELEASE);
-  }
-  void credit_sent_concurrently(unsigned port) {
-    __atomic_fetch_or(&credit_pending_, std::uint64_t{1} << port, __ATOMIC_RELEASE);
-  }
   unsigned block_index() const { return index_; }
+  // The port flags, for the links attached to the block.
+  std::uint64_t* flit_flags() { return &flit_pending_; }
+  std::uint64_t* credit_flags() { return &credit_pending_; }
 
  protected:
   friend class Clock;
   // May be evaluated on any thread of a parallel cycle (see Clock::mark_parallel).
-  void set_parallel() { clock_.mark_parallel(index_); }
+  void set_parallel(unsigned affinity) { clock_.mark_parallel(index_, affinity); }
+  void set_parallel() { set_parallel(index_); }
   // One cycle of the block's hardware.
   virtual void evaluate(Cycle now) = 0;
   // Earliest cycle after `now` at which the block has work of its own (a timer, a queued
@@ -196,11 +209,12 @@ class ClockedModule : public sc_core::sc_module {
   // now + 1 keeps it awake.
   virtual Cycle next_work_cycle(Cycle now) const = 0;
   // Asks the memory system for what evaluate() will read; called a little before it. Large
-  // networks do not fit in cache, and the clock knows which block comes next.
+  // networks do not fit in cache, and the clock knows which block comes next. (The block's own
+  // fields, up to set_prefetch_end's, were asked for earlier.)
   virtual void prefetch() const {}
+  // The block's hot fields run from ClockedModule's to `end` (a member's address).
+  void set_prefetch_end(const void* end);
 
-  std::uint64_t flit_pending_ = 0;    // bit per input port whose link holds flits
-  std::uint64_t credit_pending_ = 0;  // bit per output port whose link holds credits
   // Calls f(port) for every flagged port; f returns true when the port's link is now empty.
   template <typename F>
   static void for_each_pending(std::uint64_t& mask, F&& f) {
@@ -233,6 +247,13 @@ class ClockedModule : public sc_core::sc_module {
   bool always_on_ = false;
 
  protected:
+  // This block's port flags, set by its links: a flit for an input port is due (the link also
+  // wakes the block for its cycle); a credit for an output port was sent. Blocks look only at
+  // the ports flagged, not at every link every cycle. A credit wakes nobody: a block with flits
+  // to send is awake, and an idle one collects its credits when it next evaluates, with the
+  // same result.
+  std::uint64_t flit_pending_ = 0;
+  std::uint64_t credit_pending_ = 0;
   // Set while the block is evaluated on a parallel cycle: its thread's Lane.
   Lane* lane_ = nullptr;
 };

@@ -1,7 +1,9 @@
 // Flits carry their packet's header as sideband bits and a slice of the real payload.
 #pragma once
 #include <array>
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "noc/types.hpp"
@@ -66,25 +68,68 @@ struct Flit {
 
 // Headers of the packets in flight. The source NI allocates one when it injects a head flit; the
 // destination NI releases it when the tail arrives.
+//
+// NIs may do so on several threads at once (Clock::set_threads), each through its own lane: a
+// lane takes records from its own free list, else from a block of records it has claimed, and
+// puts released ones on its own free list. Records never move (blocks of kBlockRecords, claimed
+// with one atomic count), so a header may be read on one thread while another thread allocates.
+// Which record a packet gets may then depend on the threads' timing; handles are never part of
+// a result. Between parallel cycles, rebalance() moves records from lanes that release more than
+// they allocate to lanes that ran out, so the pool stays as large as the packets in flight.
 class PacketPool {
  public:
-  PacketHandle allocate() {
-    if (!free_.empty()) {
-      const PacketHandle h = free_.back();
-      free_.pop_back();
+  PacketHandle allocate(unsigned lane = 0) {
+    LaneState& l = lanes_[lane];
+    ++l.live;
+    if (!l.free.empty()) {
+      const PacketHandle h = l.free.back();
+      l.free.pop_back();
       return h;
     }
-    records_.emplace_back();
-    return static_cast<PacketHandle>(records_.size() - 1);
+    if (l.next == l.end) claim_block(l);
+    return l.next++;
   }
-  void release(PacketHandle h) { free_.push_back(h); }
-  PacketHeader& operator[](PacketHandle h) { return records_[h]; }
-  const PacketHeader& operator[](PacketHandle h) const { return records_[h]; }
-  std::size_t live() const { return records_.size() - free_.size(); }
+  void release(PacketHandle h, unsigned lane = 0) {
+    LaneState& l = lanes_[lane];
+    --l.live;
+    l.free.push_back(h);
+  }
+  PacketHeader& operator[](PacketHandle h) { return blocks_[h / kBlockRecords][h % kBlockRecords]; }
+  const PacketHeader& operator[](PacketHandle h) const {
+    return blocks_[h / kBlockRecords][h % kBlockRecords];
+  }
+  // Packets in flight (between parallel cycles).
+  std::size_t live() const {
+    std::int64_t n = 0;
+    for (const LaneState& l : lanes_) n += l.live;
+    return static_cast<std::size_t>(n);
+  }
+  // Between parallel cycles: a lane with no free record gets half of the largest free list.
+  void rebalance() {
+    for (LaneState& l : lanes_) {
+      if (!l.free.empty()) continue;
+      LaneState* donor = &lanes_[0];
+      for (LaneState& d : lanes_)
+        if (d.free.size() > donor->free.size()) donor = &d;
+      const auto give = static_cast<std::ptrdiff_t>(donor->free.size() / 2);
+      l.free.insert(l.free.end(), donor->free.end() - give, donor->free.end());
+      donor->free.erase(donor->free.end() - give, donor->free.end());
+    }
+  }
 
  private:
-  std::vector<PacketHeader> records_;
-  std::vector<PacketHandle> free_;
+  static constexpr PacketHandle kBlockRecords = 4096;  // 256 KB
+  static constexpr std::size_t kMaxBlocks = 4096;      // 16 M packets in flight
+  struct alignas(64) LaneState {  // one thread's, on lines of its own
+    std::vector<PacketHandle> free;
+    PacketHandle next = 0, end = 0;  // records of its current block not handed out yet
+    std::int64_t live = 0;           // allocated minus released through this lane
+  };
+  void claim_block(LaneState& l);
+
+  std::array<std::unique_ptr<PacketHeader[]>, kMaxBlocks> blocks_;
+  std::atomic<std::size_t> blocks_claimed_{0};
+  std::array<LaneState, kMaxThreads> lanes_;
 };
 
 }  // namespace collnoc

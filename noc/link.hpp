@@ -31,28 +31,32 @@ class Link {
   // up to every slot of the receiver's buffers can be waiting on the credit line: it is sized
   // for that.
   void attach_receiver(ClockedModule* receiver, unsigned receiver_port) {
-    receiver_ = receiver;
-    receiver_port_ = receiver_port;
+    clock_ = &receiver->clock();
     receiver_block_ = receiver->block_index();
+    receiver_flits_ = receiver->flit_flags();
+    receiver_port_ = receiver_port;
   }
   void attach_sender(ClockedModule* sender, unsigned sender_port, std::size_t receiver_buffer_slots) {
-    sender_ = sender;
+    sender_credits_ = sender->credit_flags();
     sender_port_ = sender_port;
     credits_.reset(params_.credit_latency_cycles,
                    receiver_buffer_slots + params_.credit_latency_cycles + 2);
   }
   const std::string& name() const { return name_; }
+  unsigned receiver_block() const { return receiver_block_; }
 
-  // Sender side.
+  // Sender side: the flit goes on the line, the receiver's input port is flagged and the
+  // receiver woken for the flit's cycle.
   void send(const Flit& flit, Cycle now) {
     flits_.push(flit, now);
-    receiver_->flit_sent(receiver_port_, now + flits_.latency());
+    *receiver_flits_ |= std::uint64_t{1} << receiver_port_;
+    clock_->wake(receiver_block_, now + flits_.latency());
   }
   // The same on a parallel cycle (from the thread of `lane`): the receiver may be evaluating
   // on another thread, so its port is flagged atomically and the clock wakes it afterwards.
   void send_shared(const Flit& flit, Cycle now, Lane& lane) {
     flits_.push<true>(flit, now);
-    receiver_->flit_sent_concurrently(receiver_port_);
+    __atomic_fetch_or(receiver_flits_, std::uint64_t{1} << receiver_port_, __ATOMIC_RELEASE);
     lane.wakes.emplace_back(receiver_block_, now + flits_.latency());
   }
   template <bool Shared = false>
@@ -72,11 +76,11 @@ class Link {
   void pop_flit() { flits_.pop(); }
   void return_credit(std::uint8_t vc, Cycle now) {
     credits_.push(vc, now);
-    sender_->credit_sent(sender_port_);
+    *sender_credits_ |= std::uint64_t{1} << sender_port_;
   }
   void return_credit_shared(std::uint8_t vc, Cycle now) {
     credits_.push<true>(vc, now);
-    sender_->credit_sent_concurrently(sender_port_);
+    __atomic_fetch_or(sender_credits_, std::uint64_t{1} << sender_port_, __ATOMIC_RELEASE);
   }
   void prefetch() const {
     __builtin_prefetch(this);
@@ -95,8 +99,9 @@ class Link {
   LinkParams params_;
   DelayLine<Flit> flits_;
   DelayLine<std::uint8_t> credits_;
-  ClockedModule* receiver_ = nullptr;
-  ClockedModule* sender_ = nullptr;
+  Clock* clock_ = nullptr;
+  std::uint64_t* receiver_flits_ = nullptr;   // the receiver's flit_flags()
+  std::uint64_t* sender_credits_ = nullptr;   // the sender's credit_flags()
   unsigned receiver_port_ = 0;
   unsigned receiver_block_ = 0;  // the receiver's index at the clock
   unsigned sender_port_ = 0;

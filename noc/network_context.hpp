@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "noc/allocator.hpp"
@@ -39,28 +40,45 @@ inline RoundTally& tally_of(std::vector<RoundTally>& rounds, std::uint32_t r) {
   return rounds[r];
 }
 
-// What the routers evaluated by one thread of a parallel cycle share (Clock::set_threads); on
-// a cache line of its own, so that the threads do not contend for it.
-struct alignas(64) RouterLane {
+// What the blocks evaluated by one thread of a parallel cycle share (Clock::set_threads); on
+// a cache line of its own, so that the threads do not contend for it. Lane 0 is also what
+// the blocks evaluated off parallel cycles use.
+struct alignas(64) NetworkLane {
   RouterScratch scratch;
   std::uint64_t flit_moves = 0;
   std::vector<RoundTally> rounds;  // contention the thread's routers charged, by round
+  std::int64_t measured_outstanding = 0;  // measured packets created minus delivered
+  bool measured_delivered_late = false;   // one was delivered after the measurement window
 };
 
 struct NetworkContext {
   PacketPool packets;                      // headers of the packets in flight
-  std::uint64_t flit_moves = 0;            // flit movements by NIs (routers: in their lanes)
+  std::uint64_t flit_moves = 0;  // flit movements of routers and switches off parallel cycles
   // Every flit movement, for the progress watchdog.
   std::uint64_t total_flit_moves() const {
     std::uint64_t n = flit_moves;
-    for (const RouterLane& l : lanes) n += l.flit_moves;
+    for (const NetworkLane& l : lanes) n += l.flit_moves;
     return n;
   }
-  std::uint64_t measured_outstanding = 0;  // measured packets created and not yet delivered
+  // Measured packets created and not yet delivered.
+  std::int64_t measured_outstanding() const {
+    std::int64_t n = 0;
+    for (const NetworkLane& l : lanes) n += l.measured_outstanding;
+    return n;
+  }
   // Called when the workload has reached its end (every core finished, or every measured
   // packet delivered after the measurement window); run control uses it to stop on the cycle.
   std::function<void()> on_workload_done;
-  std::array<RouterLane, kMaxThreads> lanes;  // index = Lane::index
+  // Between the cycles' parallel parts (Clock::set_after_parallel): hands free packet records
+  // to the lanes that ran out, and ends the workload if a delivery on another thread has
+  // completed it.
+  void after_parallel() {
+    packets.rebalance();
+    bool late = false;
+    for (NetworkLane& l : lanes) late |= std::exchange(l.measured_delivered_late, false);
+    if (late && measured_outstanding() == 0 && on_workload_done) on_workload_done();
+  }
+  std::array<NetworkLane, kMaxThreads> lanes;  // index = Lane::index
   bool tally_rounds = false;       // firmware runs: count per round (synthetic: all round 0)
   std::vector<RoundTally> rounds;  // indexed by round (NIs', and routers' on one thread)
   RoundTally& round(std::uint32_t r) { return tally_of(rounds, r); }
@@ -68,7 +86,7 @@ struct NetworkContext {
   // thread evaluated which router).
   std::vector<RoundTally> round_totals() const {
     std::vector<RoundTally> total = rounds;
-    for (const RouterLane& l : lanes)
+    for (const NetworkLane& l : lanes)
       for (std::uint32_t r = 0; r < l.rounds.size(); ++r) {
         RoundTally& t = tally_of(total, r);
         t.packets += l.rounds[r].packets;

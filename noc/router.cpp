@@ -42,7 +42,7 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
   out_.resize(ports);
   out_vcs_.resize(in_vcs_.size());
   for (unsigned p = 0; p < ports; ++p) out_[p].vcs = &out_vcs_[p * params.vcs];
-  for (RouterLane& lane : net_.lanes) {  // big enough for the largest router of the network
+  for (NetworkLane& lane : net_.lanes) {  // big enough for the largest router of the network
     RouterScratch& s = lane.scratch;
     if (s.won.size() < in_vcs_.size()) s.won.assign(in_vcs_.size(), 0);
     if (s.port_granted.size() < ports) s.port_granted.assign(ports, 0);
@@ -57,6 +57,7 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
   nonempty_.assign((in_vcs_.size() + 63) / 64, 0);
   // A router touches only itself, its links and its lane: any thread may evaluate it.
   set_parallel();
+  set_prefetch_end(&routing_count_ + 1);
 }
 
 void Router::connect_input(unsigned port, Link& link) {
@@ -319,7 +320,6 @@ void Router::traverse_switch(Cycle now) {
 }
 
 void Router::prefetch() const {
-  __builtin_prefetch(&buffered_);
   __builtin_prefetch(out_vcs_.data());
   for (std::uint64_t bits = __atomic_load_n(&flit_pending_, __ATOMIC_RELAXED); bits;
        bits &= bits - 1)
@@ -327,12 +327,11 @@ void Router::prefetch() const {
   for (std::uint64_t bits = __atomic_load_n(&credit_pending_, __ATOMIC_RELAXED); bits;
        bits &= bits - 1)
     out_[__builtin_ctzll(bits)].link->prefetch();
-  for (const std::uint64_t word : nonempty_)
-    for (std::uint64_t bits = word; bits; bits &= bits - 1) {
-      const InputVc& ivc = in_vcs_[__builtin_ctzll(bits)];
-      __builtin_prefetch(&ivc);
-      __builtin_prefetch(&ivc.buf.front());
-    }
+  for_each_nonempty([&](unsigned i) {
+    const InputVc& ivc = in_vcs_[i];
+    __builtin_prefetch(&ivc);
+    __builtin_prefetch(&ivc.buf.front());
+  });
 }
 
 Cycle Router::next_work_cycle(Cycle now) const {

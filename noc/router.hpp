@@ -160,7 +160,7 @@ class Router : public ClockedModule {
   [[gnu::noinline]] void charge_round(PacketHandle packet, bool link);
   // Calls f(input VC index) for every input VC holding flits, in index order.
   template <typename F>
-  void for_each_nonempty(F&& f) {
+  void for_each_nonempty(F&& f) const {
     for (std::size_t w = 0; w < nonempty_.size(); ++w)
       for (std::uint64_t bits = nonempty_[w]; bits; bits &= bits - 1)
         f(static_cast<unsigned>(w * 64 + __builtin_ctzll(bits)));

@@ -21,6 +21,7 @@ NocSystem::NocSystem(sc_module_name name, std::unique_ptr<Topology> topology,
   if (!routing_) routing_ = make_routing(params_.routing, topo, params_.router.vcs_per_class());
   clock_.set_threads(params_.threads ? params_.threads : automatic_threads());
 
+  clock_.set_after_parallel([this] { net_.after_parallel(); });
   for (RouterId r = 0; r < topo.num_routers(); ++r) {
     routers_.push_back(std::make_unique<Router>(("router" + std::to_string(r)).c_str(), clock_, r,
                                                 topo.radix(), params_.router, *routing_,
