@@ -1,5 +1,6 @@
 // Separable allocators built from round-robin arbiters (input stage, then output stage).
 #include <algorithm>
+#include <memory>
 #include <string>
 
 #include "noc/allocator.hpp"
@@ -14,19 +15,30 @@ inline unsigned rr_rank(unsigned i, unsigned ptr, unsigned n) { return i >= ptr 
 // The round-robin position after `i` in a ring of `n` (no division in the hot path).
 inline unsigned rr_next(unsigned i, unsigned n) { return i + 1 == n ? 0 : i + 1; }
 
+// Each allocator keeps its arbiters' state in one small block of narrow integers rather than
+// in several vectors: a router evaluation touches a line or two of it instead of one line per
+// array (a large network's routers do not stay in cache between cycles).
+
 // Input-first separable VC allocator: each input VC picks one output VC (its first request with
 // a free VC, the VC after that output port's round-robin pointer), then each output VC grants
 // the requesting input VC after its own pointer.
 class SeparableRoundRobinVcAllocator : public VcAllocator {
  public:
   explicit SeparableRoundRobinVcAllocator(const AllocatorShape& s)
-      : shape_(s), port_ptr_(s.ports, 0), out_ptr_(s.ports * s.vcs, 0),
-        best_(s.ports * s.vcs, kNone) {}
+      : shape_(s), state_(new std::uint16_t[s.ports + 3 * s.ports * s.vcs]) {
+    const unsigned n = s.ports * s.vcs;
+    port_ptr_ = state_.get();
+    out_ptr_ = port_ptr_ + s.ports;
+    best_ = out_ptr_ + n;
+    touched_ = best_ + n;
+    std::fill(port_ptr_, best_, std::uint16_t{0});
+    std::fill(best_, touched_, kNone);
+  }
 
   void allocate(const std::vector<VcRequest>& requests, std::vector<VcGrant>& grants) override {
     grants.clear();
     const unsigned n_inputs = shape_.ports * shape_.vcs;
-    touched_.clear();
+    unsigned touched = 0;
     // Stage 1: one choice per input VC.
     for (std::size_t i = 0; i < requests.size();) {
       const unsigned input = requests[i].input;
@@ -40,35 +52,37 @@ class SeparableRoundRobinVcAllocator : public VcAllocator {
         const unsigned ovc = r.out_port * shape_.vcs + pick;
         // Stage 2 inline: the output VC keeps the input closest after its pointer.
         if (best_[ovc] == kNone) {
-          touched_.push_back(ovc);
-          best_[ovc] = input;
+          touched_[touched++] = static_cast<std::uint16_t>(ovc);
+          best_[ovc] = static_cast<std::uint16_t>(input);
         } else if (rr_rank(input, out_ptr_[ovc], n_inputs) <
                    rr_rank(best_[ovc], out_ptr_[ovc], n_inputs)) {
-          best_[ovc] = input;
+          best_[ovc] = static_cast<std::uint16_t>(input);
         }
         chosen = true;
       }
       i = j;
     }
-    std::sort(touched_.begin(), touched_.end());
-    for (unsigned ovc : touched_) {
+    std::sort(touched_, touched_ + touched);
+    for (unsigned t = 0; t < touched; ++t) {
+      const unsigned ovc = touched_[t];
       const unsigned input = best_[ovc];
       best_[ovc] = kNone;
       const unsigned port = ovc / shape_.vcs, vc = ovc % shape_.vcs;
       grants.push_back(VcGrant{static_cast<std::uint16_t>(input), static_cast<std::uint16_t>(port),
                                static_cast<std::uint8_t>(vc)});
-      out_ptr_[ovc] = rr_next(input, n_inputs);
-      port_ptr_[port] = rr_next(vc, shape_.vcs);
+      out_ptr_[ovc] = static_cast<std::uint16_t>(rr_next(input, n_inputs));
+      port_ptr_[port] = static_cast<std::uint16_t>(rr_next(vc, shape_.vcs));
     }
   }
 
  private:
-  static constexpr unsigned kNone = ~0u;
+  static constexpr std::uint16_t kNone = 0xffff;  // (at most 64 ports x 32 VCs = 2048 inputs)
   AllocatorShape shape_;
-  std::vector<unsigned> port_ptr_;  // per output port: next VC to hand out
-  std::vector<unsigned> out_ptr_;   // per output VC: next input VC to favour
-  std::vector<unsigned> best_;
-  std::vector<unsigned> touched_;
+  std::unique_ptr<std::uint16_t[]> state_;
+  std::uint16_t* port_ptr_;  // per output port: next VC to hand out
+  std::uint16_t* out_ptr_;   // per output VC: next input VC to favour
+  std::uint16_t* best_;      // per output VC: the input VC it grants this cycle (kNone: none)
+  std::uint16_t* touched_;   // output VCs asked for this cycle
 };
 
 // Input-first separable switch allocator: each input port picks one of its requesting VCs
@@ -76,10 +90,15 @@ class SeparableRoundRobinVcAllocator : public VcAllocator {
 // Pointers advance only on a grant, so every requester is served within ports x vcs grants.
 class SeparableRoundRobinSwitchAllocator : public SwitchAllocator {
  public:
-  explicit SeparableRoundRobinSwitchAllocator(const AllocatorShape& s)
-      : shape_(s), in_ptr_(s.ports, 0), out_ptr_(s.ports, 0), in_choice_(s.ports, 0),
-        requesters_(s.ports, 0) {
+  explicit SeparableRoundRobinSwitchAllocator(const AllocatorShape& s) : shape_(s) {
     if (s.ports > 64) throw ParamError("topology", std::to_string(s.ports) + " ports", "at most 64");
+    // Per port: requesters (8 bytes), the input stage's choice (2), three 1-byte fields.
+    state_.reset(new std::uint64_t[s.ports + (5 * s.ports + 7) / 8]());
+    requesters_ = state_.get();
+    in_choice_ = reinterpret_cast<std::uint16_t*>(requesters_ + s.ports);
+    in_ptr_ = reinterpret_cast<std::uint8_t*>(in_choice_ + s.ports);
+    out_ptr_ = in_ptr_ + s.ports;
+    outputs_ = out_ptr_ + s.ports;
   }
 
   void allocate(const std::vector<SwitchRequest>& requests, std::vector<unsigned>& winners) override {
@@ -88,7 +107,7 @@ class SeparableRoundRobinSwitchAllocator : public SwitchAllocator {
       grant(requests, 0, requests[0].in_port, requests[0].out_port, winners);
       return;
     }
-    outputs_.clear();
+    unsigned outputs = 0;
     // Stage 1: requests come grouped by input port, VCs ascending; take the first VC at or
     // after the port's pointer, else the port's first.
     for (std::size_t i = 0; i < requests.size();) {
@@ -97,14 +116,15 @@ class SeparableRoundRobinSwitchAllocator : public SwitchAllocator {
       bool found = false;
       for (; j < requests.size() && requests[j].in_port == port; ++j)
         if (!found && requests[j].in_vc >= in_ptr_[port]) pick = j, found = true;
-      in_choice_[port] = static_cast<unsigned>(pick);
+      in_choice_[port] = static_cast<std::uint16_t>(pick);
       const unsigned out = requests[pick].out_port;
-      if (requesters_[out] == 0) outputs_.push_back(out);
+      if (requesters_[out] == 0) outputs_[outputs++] = static_cast<std::uint8_t>(out);
       requesters_[out] |= std::uint64_t{1} << port;
       i = j;
     }
     // Stage 2: each output takes the requesting input port at or after its pointer.
-    for (unsigned out : outputs_) {
+    for (unsigned k = 0; k < outputs; ++k) {
+      const unsigned out = outputs_[k];
       const std::uint64_t mask = requesters_[out];
       requesters_[out] = 0;
       const std::uint64_t after = mask & (~std::uint64_t{0} << out_ptr_[out]);
@@ -117,14 +137,17 @@ class SeparableRoundRobinSwitchAllocator : public SwitchAllocator {
   void grant(const std::vector<SwitchRequest>& requests, unsigned w, unsigned port, unsigned out,
              std::vector<unsigned>& winners) {
     winners.push_back(w);
-    out_ptr_[out] = rr_next(port, shape_.ports);
-    in_ptr_[port] = rr_next(requests[w].in_vc, shape_.vcs);
+    out_ptr_[out] = static_cast<std::uint8_t>(rr_next(port, shape_.ports));
+    in_ptr_[port] = static_cast<std::uint8_t>(rr_next(requests[w].in_vc, shape_.vcs));
   }
 
   AllocatorShape shape_;
-  std::vector<unsigned> in_ptr_, out_ptr_, in_choice_;
-  std::vector<std::uint64_t> requesters_;  // per output: input ports asking for it
-  std::vector<unsigned> outputs_;          // outputs asked for this cycle
+  std::unique_ptr<std::uint64_t[]> state_;
+  std::uint64_t* requesters_;  // per output: input ports asking for it
+  std::uint16_t* in_choice_;   // per input port: the request it chose this cycle
+  std::uint8_t* in_ptr_;       // per input port: next VC to favour
+  std::uint8_t* out_ptr_;      // per output port: next input port to favour
+  std::uint8_t* outputs_;      // outputs asked for this cycle
 };
 
 }  // namespace
