@@ -30,17 +30,24 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
   const AllocatorShape shape{ports, params.vcs};
   vc_alloc_ = make_vc_allocator(params.vc_allocator, shape);
   sw_alloc_ = make_switch_allocator(params.switch_allocator, shape);
-  in_links_.assign(ports, nullptr);
-  in_vcs_.resize(static_cast<std::size_t>(ports) * params.vcs);
-  slots_.resize(in_vcs_.size() * params.buffer_flits);
+  const std::size_t n_vcs = static_cast<std::size_t>(ports) * params.vcs;
+  const std::size_t words = (n_vcs + 63) / 64, n_slots = n_vcs * params.buffer_flits;
+  storage_.reset(new unsigned char[Array<Link*>::bytes(ports) + Array<std::uint64_t>::bytes(words) +
+                                   Array<OutputVc>::bytes(n_vcs) + Array<OutputPort>::bytes(ports) +
+                                   Array<InputVc>::bytes(n_vcs) + Array<Slot>::bytes(n_slots)]);
+  unsigned char* at = storage_.get();
+  in_links_.place(at, ports);
+  nonempty_.place(at, words);
+  out_vcs_.place(at, n_vcs);
+  out_.place(at, ports);
+  in_vcs_.place(at, n_vcs);
+  slots_.place(at, n_slots);
   for (std::size_t i = 0; i < in_vcs_.size(); ++i) {
     in_vcs_[i].buf.slots = &slots_[i * params.buffer_flits];
     in_vcs_[i].buf.depth = static_cast<std::uint16_t>(params.buffer_flits);
     in_vcs_[i].port = static_cast<std::uint8_t>(i / params.vcs);
     in_vcs_[i].vc = static_cast<std::uint8_t>(i % params.vcs);
   }
-  out_.resize(ports);
-  out_vcs_.resize(in_vcs_.size());
   for (unsigned p = 0; p < ports; ++p) out_[p].vcs = &out_vcs_[p * params.vcs];
   for (NetworkLane& lane : net_.lanes) {  // big enough for the largest router of the network
     RouterScratch& s = lane.scratch;
@@ -54,7 +61,6 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
     s.sw_winners.reserve(room);
     s.routing_vcs.reserve(room);
   }
-  nonempty_.assign((in_vcs_.size() + 63) / 64, 0);
   // A router touches only itself, its links and its lane: any thread may evaluate it.
   set_parallel();
   set_prefetch_end(&routing_count_ + 1);
