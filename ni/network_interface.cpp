@@ -30,8 +30,8 @@ void validate(const NetworkInterfaceParams& p) {
 NetworkInterface::NetworkInterface(sc_module_name name, Clock& clock, NodeId id,
                                    const NetworkInterfaceParams& params,
                                    const RouterParams& router, NetworkContext& net)
-    : ClockedModule(name, clock), socket("socket"), id_(id), params_(params), router_(router),
-      net_(net), xor_engine_("xor_engine", params.xor_engine), mpb_(params.mpb_bytes) {
+    : ClockedModule(name, clock), net_(net), id_(id), params_(params), router_(router),
+      xor_engine_("xor_engine", params.xor_engine), mpb_(params.mpb_bytes), socket("socket") {
   validate(params_);
   socket.register_b_transport(this, &NetworkInterface::b_transport);
   credits_.assign(router.vcs, router.buffer_flits);
@@ -58,6 +58,7 @@ void NetworkInterface::set_traffic(const TrafficParams& params, const TrafficPat
   const bool modelled = params_.compression.policy != "never" &&
                         params_.compression.size_mode == CompressedSize::fixed_ratio;
   if (!modelled) set_parallel(inj_ ? inj_->receiver_block() : block_index());  // with its router
+  set_prefetch_end(&counters_ + 1);
 }
 
 unsigned NetworkInterface::packets_for(std::uint32_t words) const {

@@ -72,9 +72,6 @@ struct NiCounters {
 
 class NetworkInterface : public ClockedModule {
  public:
-  // Optional: an NI fed by a synthetic source has no core bound to it.
-  tlm_utils::simple_target_socket_optional<NetworkInterface> socket;
-
   NetworkInterface(sc_core::sc_module_name name, Clock& clock, NodeId id,
                    const NetworkInterfaceParams& params, const RouterParams& router,
                    NetworkContext& net);
@@ -156,27 +153,37 @@ class NetworkInterface : public ClockedModule {
   unsigned lane_index() const { return lane_ ? lane_->index : 0; }
   NetworkLane& lane() { return net_.lanes[lane_index()]; }
 
-  NodeId id_;
-  NetworkInterfaceParams params_;
-  RouterParams router_;
+  // What a cycle of a synthetic source reads and writes comes first, together (the clock
+  // prefetches it, up to counters_: set_prefetch_end); a large network's NIs do not stay in
+  // cache between cycles.
   NetworkContext& net_;
   Link* inj_ = nullptr;
   Link* ej_ = nullptr;
-
+  std::unique_ptr<SyntheticSource> source_;
+  const PayloadGenerator* payload_ = nullptr;
+  Cycle window_begin_ = 0, window_end_ = kNever;
   // injection
-  std::deque<TxMessage> source_queue_;
   std::size_t queued_packets_ = 0;
   Cycle queue_since_ = 0;
   bool cut_ = false;             // the head packet is cut and compressed, waiting for a VC
   bool sending_ = false;         // ... and its flits are being injected
+  bool traced_ = false;
+  unsigned tx_vc_ = 0;
+  unsigned vc_ptr_ = 0;
+  std::uint64_t next_packet_ = 1;  // per-source packet number (0: no packet, in waves)
+  std::vector<unsigned> credits_;  // router local input VC credits
+  std::deque<TxMessage> source_queue_;
+  Flit tx_flit_;
   PacketHeader tx_hdr_;          // the packet being sent
   std::vector<std::uint32_t> tx_plain_;  // its words, uncompressed
   std::vector<std::uint32_t> tx_wire_;   // what its flits carry (the codec's stream if compressed)
-  Flit tx_flit_;
-  unsigned tx_vc_ = 0;
-  std::vector<unsigned> credits_;  // router local input VC credits
-  unsigned vc_ptr_ = 0;
-  std::uint64_t next_packet_ = 1;  // per-source packet number (0: no packet, in waves)
+  std::vector<std::uint32_t> check_;  // regenerated synthetic words, to compare with arrivals
+  std::vector<std::uint32_t> latency_, network_latency_;
+  NodeId id_;
+  NetworkInterfaceParams params_;
+  RouterParams router_;
+  NiCounters counters_;
+
   std::vector<std::uint32_t> next_seq_out_;  // per destination
 
   // compression
@@ -184,13 +191,7 @@ class NetworkInterface : public ClockedModule {
   CodecSet codecs_;
   BitWriter writer_;
   std::vector<std::uint32_t> scratch_;
-  std::vector<std::uint32_t> check_;  // regenerated synthetic words, to compare with arrivals
   Ring<Cycle> arrivals_;  // cycles of the flits received in the congestion window (selective)
-
-  // synthetic source
-  std::unique_ptr<SyntheticSource> source_;
-  const PayloadGenerator* payload_ = nullptr;
-  Cycle window_begin_ = 0, window_end_ = kNever;
 
   // ejection
   std::vector<std::vector<std::uint32_t>> rx_wire_;  // per VC: compressed packet being received
@@ -206,13 +207,14 @@ class NetworkInterface : public ClockedModule {
   MessagePassingBuffer mpb_;
   sc_core::sc_event mpb_landed_;  // a remote put was written into mpb_
 
-  NiCounters counters_;
-  std::vector<std::uint32_t> latency_, network_latency_;
-
   // trace
-  bool traced_ = false;
   bool tr_inj_valid_ = false, tr_ej_valid_ = false;
   unsigned tr_inj_packet_ = 0, tr_ej_packet_ = 0, tr_queue_ = 0;
+
+ public:
+  // Optional: an NI fed by a synthetic source has no core bound to it. (Declared last: its
+  // kilobyte would otherwise sit between the block's fields and the NI's own.)
+  tlm_utils::simple_target_socket_optional<NetworkInterface> socket;
 };
 
 }  // namespace collnoc
