@@ -9,12 +9,13 @@
 // per cycle. Wormhole, virtual cut-through and store-and-forward differ only in when a packet
 // may advance (see Switching).
 #pragma once
+#include <cstdint>
 #include <iosfwd>
 #include <memory>
 #include <new>
 #include <stdexcept>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "noc/allocator.hpp"
@@ -198,9 +199,12 @@ class Router : public ClockedModule {
       return p_[i];
     }
     std::size_t size() const { return n_; }
-    T* data() const { return p_; }
-    T* begin() const { return p_; }
-    T* end() const { return p_ + n_; }
+    T* data() { return p_; }
+    const T* data() const { return p_; }
+    T* begin() { return p_; }
+    T* end() { return p_ + n_; }
+    const T* begin() const { return p_; }
+    const T* end() const { return p_ + n_; }
 
    private:
     static_assert(std::is_trivially_destructible_v<T>, "the block is freed without destructors");
