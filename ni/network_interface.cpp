@@ -210,7 +210,7 @@ void NetworkInterface::queue_message(NodeId dst, std::vector<std::uint32_t>&& wo
   m.ready = ready;
   m.packets_left = packets_for(m.hdr.message_words);
   counters_.packets_created += m.packets_left;
-  net_.round(m.hdr.round).packets += m.packets_left;
+  lane().round(m.hdr.round).packets += m.packets_left;
   counters_.flits_created += flits_for(m.hdr.message_words);
   if (m.hdr.measured) {
     counters_.measured_created += m.packets_left;

@@ -151,7 +151,7 @@ class NetworkInterface : public ClockedModule {
   bool in_window(Cycle c) const { return c >= window_begin_ && c < window_end_; }
   // The thread's lane on a parallel cycle (Clock::set_threads), else lane 0.
   unsigned lane_index() const { return lane_ ? lane_->index : 0; }
-  NetworkLane& lane() { return net_.lanes[lane_index()]; }
+  NetworkLane& lane() { return net_.lane_of(lane_); }
 
   // What a cycle of a synthetic source reads and writes comes first, together (the clock
   // prefetches it, up to counters_: set_prefetch_end); a large network's NIs do not stay in

@@ -74,7 +74,7 @@ void StaticNetworkPort::evaluate(Cycle now) {
     from_switch_->return_credit(0, now);
     from_switch_->pop_flit();
     ++flits_received_;
-    ++net_.flit_moves;
+    ++net_.lane_of(lane_).flit_moves;
     got = true;
   }
   if (got) arrived_.notify(clock().delay(1));
@@ -87,7 +87,7 @@ void StaticNetworkPort::evaluate(Cycle now) {
   to_switch_->send(f, now);
   --credits_;
   ++flits_sent_;
-  ++net_.flit_moves;
+  ++net_.lane_of(lane_).flit_moves;
   if (c.next >= c.words.size()) tx_.pop_front();
 }
 

@@ -166,7 +166,7 @@ void Clock::on_edge() {
     const std::size_t n = order_.size();
     prefetch_ahead(order_.data(), n);
     for (std::size_t k = 0; k < n; ++k) {
-      prefetch_for(order_.data(), static_cast<std::ptrdiff_t>(k), n);
+      prefetch_for(order_.data(), k, n);
       evaluate(order_[k]);
     }
   }
@@ -193,19 +193,17 @@ void Clock::prefetch_state(unsigned block) const {
     __builtin_prefetch(base + offset);
 }
 
-void Clock::prefetch_for(const unsigned* order, std::ptrdiff_t k, std::size_t n) const {
-  const auto at = [&](std::ptrdiff_t ahead) -> const unsigned* {
-    const std::ptrdiff_t i = k + ahead;
-    return i >= 0 && static_cast<std::size_t>(i) < n ? &order[i] : nullptr;
-  };
-  if (const unsigned* b = at(kPrefetchStateAhead)) prefetch_state(*b);
-  if (const unsigned* b = at(kPrefetchAhead)) blocks_[*b]->prefetch();
+void Clock::prefetch_for(const unsigned* order, std::size_t k, std::size_t n) const {
+  if (k + kPrefetchStateAhead < n) prefetch_state(order[k + kPrefetchStateAhead]);
+  if (k + kPrefetchAhead < n) blocks_[order[k + kPrefetchAhead]]->prefetch();
 }
 
-// Fills the pipeline for the first blocks of `order`, as if blocks before them had been evaluated.
+// The prefetches for the first blocks of `order`, as if blocks before them had been evaluated.
 void Clock::prefetch_ahead(const unsigned* order, std::size_t n) const {
-  for (std::ptrdiff_t k = -static_cast<std::ptrdiff_t>(kPrefetchStateAhead); k < 0; ++k)
-    prefetch_for(order, k, n);
+  for (std::size_t k = 0; k < std::min<std::size_t>(kPrefetchStateAhead, n); ++k)
+    prefetch_state(order[k]);
+  for (std::size_t k = 0; k < std::min<std::size_t>(kPrefetchAhead, n); ++k)
+    blocks_[order[k]]->prefetch();
 }
 
 bool Clock::choose_parallel(bool& timed) {

@@ -8,12 +8,13 @@
 // instead of one per block per cycle: at this granularity the activation costs more than most
 // blocks' work.
 //
-// Because of the delay lines, the routers of one cycle are independent: on a busy cycle the
-// clock evaluates them on several threads (sim.threads), then the other blocks on its own. A
-// router's flits and credits go straight into its links (see DelayLine), its neighbours' port
-// flags are set atomically, and what changes the clock's own state (wake-ups, its next cycle) is
-// held back per thread and applied by the clock's thread afterwards; all of it is
-// order-independent, so the results do not depend on which thread evaluated which router.
+// Because of the delay lines, the routers (and synthetic-traffic NIs) of one cycle are
+// independent: on a busy cycle the clock evaluates them on several threads (sim.threads), then
+// the other blocks on its own. A block's flits and credits go straight into its links (see
+// DelayLine), its neighbours' port flags are set atomically, and what changes the clock's own
+// state (wake-ups, its next cycle) is held back per thread and applied by the clock's thread
+// afterwards; all of it is order-independent, so the results do not depend on which thread
+// evaluated which block.
 #pragma once
 #include <atomic>
 #include <condition_variable>
@@ -45,7 +46,7 @@ class Clock : public sc_core::sc_module {
   Clock(sc_core::sc_module_name name, sc_core::sc_time period);
   ~Clock() override;
 
-  // Evaluate the parallel blocks (routers) of a cycle on `threads` threads (1..kMaxThreads)
+  // Evaluate the parallel blocks (routers, synthetic-traffic NIs) of a cycle on `threads` threads (1..kMaxThreads)
   // when at least `min_parallel_blocks` of them are awake (fewer are not worth waking a thread)
   // and, unless `always`, while that is measured to be faster than one thread: now and then the
   // clock times busy cycles both ways. (Other programs on the machine's cores, or a network
@@ -108,9 +109,8 @@ class Clock : public sc_core::sc_module {
   };
   std::vector<Span> spans_;  // per block
   void prefetch_state(unsigned block) const;
-  // The prefetches made while position k of `order` (of n) is evaluated (k < 0: before the
-  // first), for the blocks ahead of it.
-  void prefetch_for(const unsigned* order, std::ptrdiff_t k, std::size_t n) const;
+  // The prefetches made while position k of `order` (of n) is evaluated, for the blocks ahead.
+  void prefetch_for(const unsigned* order, std::size_t k, std::size_t n) const;
   void prefetch_ahead(const unsigned* order, std::size_t n) const;
   std::vector<std::uint64_t> wheel_;  // kWheel slots of awake_.size() words
   Cycle last_edge_ = 0;

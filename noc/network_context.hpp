@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "noc/allocator.hpp"
+#include "noc/clock.hpp"
 #include "noc/flit.hpp"
 
 namespace collnoc {
@@ -41,22 +42,23 @@ inline RoundTally& tally_of(std::vector<RoundTally>& rounds, std::uint32_t r) {
 }
 
 // What the blocks evaluated by one thread of a parallel cycle share (Clock::set_threads); on
-// a cache line of its own, so that the threads do not contend for it. Lane 0 is also what
-// the blocks evaluated off parallel cycles use.
+// a cache line of its own, so that the threads do not contend for it. Lane 0 is what the
+// blocks evaluated off parallel cycles use. The network's counts are the sums over its lanes
+// (the same whatever thread evaluated which block).
 struct alignas(64) NetworkLane {
   RouterScratch scratch;
   std::uint64_t flit_moves = 0;
-  std::vector<RoundTally> rounds;  // contention the thread's routers charged, by round
+  std::vector<RoundTally> rounds;  // packets created and contention met, by round
+  RoundTally& round(std::uint32_t r) { return tally_of(rounds, r); }
   std::int64_t measured_outstanding = 0;  // measured packets created minus delivered
   bool measured_delivered_late = false;   // one was delivered after the measurement window
 };
 
 struct NetworkContext {
   PacketPool packets;                      // headers of the packets in flight
-  std::uint64_t flit_moves = 0;  // flit movements of routers and switches off parallel cycles
   // Every flit movement, for the progress watchdog.
   std::uint64_t total_flit_moves() const {
-    std::uint64_t n = flit_moves;
+    std::uint64_t n = 0;
     for (const NetworkLane& l : lanes) n += l.flit_moves;
     return n;
   }
@@ -79,13 +81,12 @@ struct NetworkContext {
     if (late && measured_outstanding() == 0 && on_workload_done) on_workload_done();
   }
   std::array<NetworkLane, kMaxThreads> lanes;  // index = Lane::index
-  bool tally_rounds = false;       // firmware runs: count per round (synthetic: all round 0)
-  std::vector<RoundTally> rounds;  // indexed by round (NIs', and routers' on one thread)
-  RoundTally& round(std::uint32_t r) { return tally_of(rounds, r); }
-  // The rounds with what the routers charged on other threads added (sums: the same whatever
-  // thread evaluated which router).
+  // The lane of a block evaluated on `lane`'s thread (nullptr: off parallel cycles).
+  NetworkLane& lane_of(const Lane* lane) { return lanes[lane ? lane->index : 0]; }
+  bool tally_rounds = false;  // firmware runs: count per round (synthetic: all round 0)
+  // Each round's packets and contention, over the lanes.
   std::vector<RoundTally> round_totals() const {
-    std::vector<RoundTally> total = rounds;
+    std::vector<RoundTally> total;
     for (const NetworkLane& l : lanes)
       for (std::uint32_t r = 0; r < l.rounds.size(); ++r) {
         RoundTally& t = tally_of(total, r);

@@ -131,8 +131,7 @@ void Router::count_contention(InputVc& ivc, unsigned port) {
 // allocation stages stay lean.
 void Router::charge_round(PacketHandle packet, bool link) {
   const std::uint32_t round = net_.packets[packet].round;
-  // On a parallel cycle into the thread's own tally (summed in NetworkContext::round_totals).
-  RoundTally& t = lane_ ? tally_of(net_.lanes[lane_->index].rounds, round) : net_.round(round);
+  RoundTally& t = net_.lane_of(lane_).round(round);
   ++(link ? t.contention_links : t.contention_ejection);
 }
 
@@ -189,7 +188,7 @@ void Router::cycle(Cycle now) {
     for_each_pending(flit_pending_, take_flits);
   max_buffered_ = std::max(max_buffered_, buffered_);
   if (buffered_ > 0) {
-    if (routing_count_ > 0) allocate_vcs(now, scratch<Shared>());
+    if (routing_count_ > 0) allocate_vcs(now, lane<Shared>().scratch);
     traverse_switch<Shared>(now);
   }
   if (!trace_.empty()) {
@@ -249,7 +248,7 @@ void Router::allocate_vcs(Cycle now, RouterScratch& s) {
 
 template <bool Shared>
 void Router::traverse_switch(Cycle now) {
-  RouterScratch& s = scratch<Shared>();
+  RouterScratch& s = lane<Shared>().scratch;
   std::vector<SwitchRequest>& requests = s.sw_requests;
   std::vector<unsigned>& winners = s.sw_winners;
   requests.clear();
@@ -309,13 +308,9 @@ void Router::traverse_switch(Cycle now) {
     ivc.buf.pop();
     --buffered_;
     if (ivc.buf.empty()) nonempty_[index >> 6] &= ~(std::uint64_t{1} << (index & 63));
-    if constexpr (Shared) {
-      ++net_.lanes[lane_->index].flit_moves;
-      in_links_[r.in_port]->return_credit_shared(r.in_vc, now);
-    } else {
-      ++net_.flit_moves;
-      in_links_[r.in_port]->return_credit(r.in_vc, now);
-    }
+    ++lane<Shared>().flit_moves;
+    if constexpr (Shared) in_links_[r.in_port]->return_credit_shared(r.in_vc, now);
+    else in_links_[r.in_port]->return_credit(r.in_vc, now);
     if (tail) {
       ov.owner = -1;
       release(o, now);
@@ -345,14 +340,10 @@ Cycle Router::next_work_cycle(Cycle now) const {
   // (credits are collected when it next evaluates).
   if (buffered_ > 0) return now + 1;
   Cycle next = kNever;
-  if (lane_) {
-    for (std::uint64_t bits = __atomic_load_n(&flit_pending_, __ATOMIC_ACQUIRE); bits;
-         bits &= bits - 1)
-      next = std::min(next, in_links_[__builtin_ctzll(bits)]->next_flit_cycle<true>());
-  } else {
-    for (std::uint64_t bits = flit_pending_; bits; bits &= bits - 1)
-      next = std::min(next, in_links_[__builtin_ctzll(bits)]->next_flit_cycle());
-  }
+  // (Acquire loads: on a parallel cycle the links' writers may be on other threads.)
+  for (std::uint64_t bits = __atomic_load_n(&flit_pending_, __ATOMIC_ACQUIRE); bits;
+       bits &= bits - 1)
+    next = std::min(next, in_links_[__builtin_ctzll(bits)]->next_flit_cycle<true>());
   return next;
 }
 

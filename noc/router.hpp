@@ -157,9 +157,9 @@ class Router : public ClockedModule {
   void hold(OutputPort& out, Cycle now);
   void release(OutputPort& out, Cycle now);
   void count_contention(InputVc& ivc, unsigned port);
-  // The allocators' scratch of the thread evaluating this router.
+  // The lane of the thread evaluating this router (its allocators' scratch, its counts).
   template <bool Shared>
-  RouterScratch& scratch() { return net_.lanes[Shared ? lane_->index : 0].scratch; }
+  NetworkLane& lane() { return net_.lanes[Shared ? lane_->index : 0]; }
   // Charges a contention event to the round the losing packet was sent in.
   [[gnu::noinline]] void charge_round(PacketHandle packet, bool link);
   // Calls f(input VC index) for every input VC holding flits, in index order.

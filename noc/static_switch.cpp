@@ -78,7 +78,7 @@ void StaticSwitch::evaluate(Cycle now) {
     --out_[p].credits;
     ++out_[p].flits;
     if (!trace_valid_.empty()) trace_valid_[p] = 1;
-    ++net_.flit_moves;
+    ++net_.lane_of(lane_).flit_moves;
   }
   in_buf_[route_.input].pop_front();
   --buffered_;
