@@ -32,20 +32,31 @@ class VcAllocator {
   virtual void allocate(const std::vector<VcRequest>& requests, std::vector<VcGrant>& grants) = 0;
 };
 
-// One input VC whose front flit wants to cross the switch to `out_port` this cycle.
-struct SwitchRequest {
-  std::uint16_t in_port;
-  std::uint8_t in_vc;
-  std::uint16_t out_port;
+// Most ports a router has (its requests and grants are bit sets of ports).
+constexpr unsigned kMaxRouterPorts = 64;
+
+// One cycle's switch requests of a router: per input port, the VCs whose front flit is ready to
+// cross the switch (with a credit downstream), and the output port each input VC holds.
+struct SwitchRequests {
+  std::uint64_t ports = 0;                // input ports with at least one request
+  std::uint32_t vcs[kMaxRouterPorts];     // per input port in `ports`: its requesting VCs
+  std::uint8_t out_port[kMaxRouterPorts * 32];  // per input VC (port * vcs + vc) that requests
+};
+
+// What the switch allocator granted: at most one flit per input port and per output port.
+struct SwitchGrants {
+  struct Winner {
+    std::uint8_t in_port, in_vc, out_port;
+  };
+  std::uint64_t outputs = 0;  // output ports granted
+  unsigned count = 0;
+  Winner winners[kMaxRouterPorts];
 };
 
 class SwitchAllocator {
  public:
   virtual ~SwitchAllocator() = default;
-  // Requests arrive grouped by input port, VCs ascending. Writes indices into `requests` of
-  // the winners: at most one per input port and per output port.
-  virtual void allocate(const std::vector<SwitchRequest>& requests,
-                        std::vector<unsigned>& winners) = 0;
+  virtual void allocate(const SwitchRequests& requests, SwitchGrants& grants) = 0;
 };
 
 struct AllocatorShape {

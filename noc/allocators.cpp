@@ -88,66 +88,58 @@ class SeparableRoundRobinVcAllocator : public VcAllocator {
 // Input-first separable switch allocator: each input port picks one of its requesting VCs
 // (round-robin), then each output port picks one of the input ports that chose it (round-robin).
 // Pointers advance only on a grant, so every requester is served within ports x vcs grants.
+// Requests and requesters are bit sets: a pick is a mask and a count of trailing zeros.
 class SeparableRoundRobinSwitchAllocator : public SwitchAllocator {
  public:
   explicit SeparableRoundRobinSwitchAllocator(const AllocatorShape& s) : shape_(s) {
-    if (s.ports > 64) throw ParamError("topology", std::to_string(s.ports) + " ports", "at most 64");
-    // Per port: requesters (8 bytes), the input stage's choice (2), three 1-byte fields.
-    state_.reset(new std::uint64_t[s.ports + (5 * s.ports + 7) / 8]());
+    if (s.ports > kMaxRouterPorts)
+      throw ParamError("topology", std::to_string(s.ports) + " ports", "at most 64");
+    // Per port: requesters (8 bytes), then three 1-byte fields.
+    state_.reset(new std::uint64_t[s.ports + (3 * s.ports + 7) / 8]());
     requesters_ = state_.get();
-    in_choice_ = reinterpret_cast<std::uint16_t*>(requesters_ + s.ports);
-    in_ptr_ = reinterpret_cast<std::uint8_t*>(in_choice_ + s.ports);
+    in_choice_ = reinterpret_cast<std::uint8_t*>(requesters_ + s.ports);
+    in_ptr_ = in_choice_ + s.ports;
     out_ptr_ = in_ptr_ + s.ports;
-    outputs_ = out_ptr_ + s.ports;
   }
 
-  void allocate(const std::vector<SwitchRequest>& requests, std::vector<unsigned>& winners) override {
-    winners.clear();
-    if (requests.size() == 1) {  // the common case at low load: nobody to arbitrate against
-      grant(requests, 0, requests[0].in_port, requests[0].out_port, winners);
-      return;
-    }
-    unsigned outputs = 0;
-    // Stage 1: requests come grouped by input port, VCs ascending; take the first VC at or
-    // after the port's pointer, else the port's first.
-    for (std::size_t i = 0; i < requests.size();) {
-      const unsigned port = requests[i].in_port;
-      std::size_t pick = i, j = i;
-      bool found = false;
-      for (; j < requests.size() && requests[j].in_port == port; ++j)
-        if (!found && requests[j].in_vc >= in_ptr_[port]) pick = j, found = true;
-      in_choice_[port] = static_cast<std::uint16_t>(pick);
-      const unsigned out = requests[pick].out_port;
-      if (requesters_[out] == 0) outputs_[outputs++] = static_cast<std::uint8_t>(out);
+  void allocate(const SwitchRequests& r, SwitchGrants& g) override {
+    // Stage 1: each input port takes its first VC at or after its pointer, else its first.
+    std::uint64_t outputs = 0;
+    for (std::uint64_t bits = r.ports; bits; bits &= bits - 1) {
+      const unsigned port = static_cast<unsigned>(__builtin_ctzll(bits));
+      const std::uint32_t vcs = r.vcs[port];
+      const std::uint32_t after = vcs & (~std::uint32_t{0} << in_ptr_[port]);
+      const unsigned vc = static_cast<unsigned>(__builtin_ctz(after ? after : vcs));
+      in_choice_[port] = static_cast<std::uint8_t>(vc);
+      const unsigned out = r.out_port[port * shape_.vcs + vc];
       requesters_[out] |= std::uint64_t{1} << port;
-      i = j;
+      outputs |= std::uint64_t{1} << out;
     }
-    // Stage 2: each output takes the requesting input port at or after its pointer.
-    for (unsigned k = 0; k < outputs; ++k) {
-      const unsigned out = outputs_[k];
+    // Stage 2: each output asked for takes the requesting input port at or after its pointer.
+    g.outputs = outputs;
+    g.count = 0;
+    for (std::uint64_t bits = outputs; bits; bits &= bits - 1) {
+      const unsigned out = static_cast<unsigned>(__builtin_ctzll(bits));
       const std::uint64_t mask = requesters_[out];
       requesters_[out] = 0;
       const std::uint64_t after = mask & (~std::uint64_t{0} << out_ptr_[out]);
       const unsigned port = static_cast<unsigned>(__builtin_ctzll(after ? after : mask));
-      grant(requests, in_choice_[port], port, out, winners);
+      const unsigned vc = in_choice_[port];
+      g.winners[g.count++] = SwitchGrants::Winner{static_cast<std::uint8_t>(port),
+                                                  static_cast<std::uint8_t>(vc),
+                                                  static_cast<std::uint8_t>(out)};
+      out_ptr_[out] = static_cast<std::uint8_t>(rr_next(port, shape_.ports));
+      in_ptr_[port] = static_cast<std::uint8_t>(rr_next(vc, shape_.vcs));
     }
   }
 
  private:
-  void grant(const std::vector<SwitchRequest>& requests, unsigned w, unsigned port, unsigned out,
-             std::vector<unsigned>& winners) {
-    winners.push_back(w);
-    out_ptr_[out] = static_cast<std::uint8_t>(rr_next(port, shape_.ports));
-    in_ptr_[port] = static_cast<std::uint8_t>(rr_next(requests[w].in_vc, shape_.vcs));
-  }
-
   AllocatorShape shape_;
   std::unique_ptr<std::uint64_t[]> state_;
-  std::uint64_t* requesters_;  // per output: input ports asking for it
-  std::uint16_t* in_choice_;   // per input port: the request it chose this cycle
+  std::uint64_t* requesters_;  // per output: input ports asking for it (zero between cycles)
+  std::uint8_t* in_choice_;    // per input port: the VC it chose this cycle
   std::uint8_t* in_ptr_;       // per input port: next VC to favour
   std::uint8_t* out_ptr_;      // per output port: next input port to favour
-  std::uint8_t* outputs_;      // outputs asked for this cycle
 };
 
 }  // namespace

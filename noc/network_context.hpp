@@ -19,11 +19,9 @@ namespace collnoc {
 struct RouterScratch {
   std::vector<VcRequest> vc_requests;
   std::vector<VcGrant> vc_grants;
-  std::vector<SwitchRequest> sw_requests;
-  std::vector<unsigned> sw_winners;
+  SwitchRequests sw_requests;
+  SwitchGrants sw_grants;
   std::vector<unsigned> routing_vcs;      // input VCs waiting for an output VC
-  std::vector<std::uint8_t> won;          // per switch request: granted this cycle
-  std::vector<std::uint8_t> port_granted; // per output port: granted this cycle
 };
 
 // What happened in one round of the firmware (MessageLayer::mark_round; each packet carries its

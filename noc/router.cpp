@@ -32,33 +32,28 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
   sw_alloc_ = make_switch_allocator(params.switch_allocator, shape);
   const std::size_t n_vcs = static_cast<std::size_t>(ports) * params.vcs;
   const std::size_t words = (n_vcs + 63) / 64, n_slots = n_vcs * params.buffer_flits;
-  storage_.reset(new unsigned char[Array<Link*>::bytes(ports) + Array<std::uint64_t>::bytes(words) +
-                                   Array<OutputVc>::bytes(n_vcs) + Array<OutputPort>::bytes(ports) +
-                                   Array<InputVc>::bytes(n_vcs) + Array<Slot>::bytes(n_slots)]);
+  storage_.reset(new unsigned char[
+      Array<Link*>::bytes(ports) + Array<std::uint64_t>::bytes(words) +
+      Array<std::uint8_t>::bytes(n_vcs) + Array<OutputPort>::bytes(ports) +
+      Array<OutputVc>::bytes(n_vcs) + Array<OutputCounters>::bytes(ports) +
+      Array<InputVc>::bytes(n_vcs) + Array<RouteResult>::bytes(n_vcs) + Array<Slot>::bytes(n_slots)]);
   unsigned char* at = storage_.get();
   in_links_.place(at, ports);
   nonempty_.place(at, words);
-  out_vcs_.place(at, n_vcs);
+  port_of_.place(at, n_vcs);
   out_.place(at, ports);
+  out_vcs_.place(at, n_vcs);
+  counters_.place(at, ports);
   in_vcs_.place(at, n_vcs);
+  routes_.place(at, n_vcs);
   slots_.place(at, n_slots);
-  for (std::size_t i = 0; i < in_vcs_.size(); ++i) {
-    in_vcs_[i].buf.slots = &slots_[i * params.buffer_flits];
-    in_vcs_[i].buf.depth = static_cast<std::uint16_t>(params.buffer_flits);
-    in_vcs_[i].port = static_cast<std::uint8_t>(i / params.vcs);
-    in_vcs_[i].vc = static_cast<std::uint8_t>(i % params.vcs);
-  }
-  for (unsigned p = 0; p < ports; ++p) out_[p].vcs = &out_vcs_[p * params.vcs];
+  for (std::size_t i = 0; i < n_vcs; ++i) port_of_[i] = static_cast<std::uint8_t>(i / params.vcs);
   for (NetworkLane& lane : net_.lanes) {  // big enough for the largest router of the network
     RouterScratch& s = lane.scratch;
-    if (s.won.size() < in_vcs_.size()) s.won.assign(in_vcs_.size(), 0);
-    if (s.port_granted.size() < ports) s.port_granted.assign(ports, 0);
     // Room for every request at once, and never a cache line shared with another thread's.
     const std::size_t room = std::max<std::size_t>(64, in_vcs_.size() * ports);
     s.vc_requests.reserve(room);
     s.vc_grants.reserve(room);
-    s.sw_requests.reserve(room);
-    s.sw_winners.reserve(room);
     s.routing_vcs.reserve(room);
   }
   // A router touches only itself, its links and its lane: any thread may evaluate it.
@@ -76,32 +71,34 @@ void Router::connect_output(unsigned port, Link& link, unsigned downstream_buffe
   OutputPort& o = out_.at(port);
   o.link = &link;
   o.to_router = to_router;
-  for (unsigned v = 0; v < params_.vcs; ++v) o.vcs[v].credits = downstream_buffer_flits;
+  for (unsigned v = 0; v < params_.vcs; ++v) out_vc(port, v).credits = downstream_buffer_flits;
   link.attach_sender(this, port, static_cast<std::size_t>(params_.vcs) * downstream_buffer_flits);
 }
 
 void Router::start_head(unsigned ivc_index, Cycle earliest) {
   InputVc& ivc = in_vcs_[ivc_index];
-  const Slot& head = ivc.buf.front();
+  const Slot& head = front(ivc_index);
   ivc.state = VcState::routing;
   ++routing_count_;
   ivc.contended = false;
   ivc.ready_cycle = std::max<Cycle>(head.arrived + params_.hop_latency_cycles - 1, earliest);
-  ivc.route.clear();
-  const unsigned port = ivc.port;
-  const unsigned class_vc = ivc.vc % params_.vcs_per_class();
+  RouteResult& route = routes_[ivc_index];
+  route.clear();
+  const unsigned port = port_of_[ivc_index];
+  const unsigned class_vc = (ivc_index - port * params_.vcs) % params_.vcs_per_class();
   routing_.route(RouteRequest{id_, port, class_vc, head.flit.dst, net_.packets[head.flit.packet]},
-                 ivc.route);
+                 route);
 }
 
-bool Router::head_ready(const InputVc& ivc, Cycle now) const {
+bool Router::head_ready(unsigned i, Cycle now) const {
+  const InputVc& ivc = in_vcs_[i];
   if (ivc.ready_cycle > now) return false;
   if (params_.switching != Switching::store_and_forward) return true;
   // Store-and-forward: the whole packet must be buffered, and its tail must have had the
   // router's pipeline latency too.
-  const unsigned len = ivc.buf.front().flit.length;
-  if (ivc.buf.size() < len) return false;
-  return ivc.buf.at(len - 1).arrived + params_.hop_latency_cycles - 1 <= now;
+  const unsigned len = front(i).flit.length;
+  if (ivc.count < len) return false;
+  return slot_at(i, len - 1).arrived + params_.hop_latency_cycles - 1 <= now;
 }
 
 void Router::hold(OutputPort& out, Cycle now) {
@@ -109,22 +106,25 @@ void Router::hold(OutputPort& out, Cycle now) {
 }
 
 void Router::release(OutputPort& out, Cycle now) {
-  if (--out.held_vcs == 0) out.counters.busy_cycles += now - out.busy_since + 1;
+  if (--out.held_vcs == 0) counters_[&out - out_.data()].busy_cycles += now - out.busy_since + 1;
 }
 
 void Router::finish(Cycle now) {
-  for (OutputPort& o : out_)
+  for (unsigned p = 0; p < ports_; ++p) {
+    OutputPort& o = out_[p];
     if (o.held_vcs > 0) {
-      o.counters.busy_cycles += now - o.busy_since;
+      counters_[p].busy_cycles += now - o.busy_since;
       o.busy_since = now;
     }
+  }
 }
 
-void Router::count_contention(InputVc& ivc, unsigned port) {
+void Router::count_contention(unsigned i, unsigned port) {
+  InputVc& ivc = in_vcs_[i];
   if (ivc.contended) return;
   ivc.contended = true;
-  ++out_[port].counters.contention_events;
-  if (net_.tally_rounds) charge_round(ivc.buf.front().flit.packet, out_[port].to_router);
+  ++counters_[port].contention_events;
+  if (net_.tally_rounds) charge_round(front(i).flit.packet, out_[port].to_router);
 }
 
 // The front flit is the losing packet's own. Only firmware runs have rounds; out of line so the
@@ -156,7 +156,7 @@ void Router::cycle(Cycle now) {
   // Credits returned by the downstream buffers.
   const auto take_credits = [&](unsigned p) {
     OutputPort& o = out_[p];
-    while (o.link->credit_ready<Shared>(now)) ++o.vcs[o.link->take_credit()].credits;
+    while (o.link->credit_ready<Shared>(now)) ++out_vc(p, o.link->take_credit()).credits;
     return !o.link->has_credits<Shared>();
   };
   if constexpr (Shared)
@@ -170,14 +170,13 @@ void Router::cycle(Cycle now) {
     while (link->flit_ready<Shared>(now)) {
       const Flit& f = link->peek_flit();
       const unsigned index = p * params_.vcs + f.vc;
-      InputVc& ivc = in_vcs_[index];
-      Slot& slot = ivc.buf.push_slot();
+      Slot& slot = push_slot(index);
       slot.flit = f;
       slot.arrived = now;
       link->pop_flit();
       ++buffered_;
       nonempty_[index >> 6] |= std::uint64_t{1} << (index & 63);
-      if (ivc.state == VcState::idle) start_head(index, now);
+      if (in_vcs_[index].state == VcState::idle) start_head(index, now);
     }
     return link->flits_in_flight<Shared>() == 0;
   };
@@ -196,9 +195,9 @@ void Router::cycle(Cycle now) {
       PortTrace& t = trace_[p];
       t.in_occupancy = 0;
       for (unsigned v = 0; v < params_.vcs; ++v)
-        t.in_occupancy += static_cast<unsigned>(in_vcs_[p * params_.vcs + v].buf.size());
+        t.in_occupancy += in_vcs_[p * params_.vcs + v].count;
       t.out_credits = 0;
-      for (unsigned v = 0; v < params_.vcs; ++v) t.out_credits += out_[p].vcs[v].credits;
+      for (unsigned v = 0; v < params_.vcs; ++v) t.out_credits += out_vc(p, v).credits;
     }
   }
 }
@@ -209,17 +208,17 @@ void Router::allocate_vcs(Cycle now, RouterScratch& s) {
   const unsigned per_class = params_.vcs_per_class();
   const bool whole_packet = params_.switching != Switching::wormhole;
   for_each_nonempty([&](unsigned i) {
-    InputVc& ivc = in_vcs_[i];
-    if (ivc.state != VcState::routing || !head_ready(ivc, now)) return;
+    if (in_vcs_[i].state != VcState::routing || !head_ready(i, now)) return;
     s.routing_vcs.push_back(i);
-    const Flit& head = ivc.buf.front().flit;
+    const Flit& head = front(i).flit;
     const unsigned base = head.vc_class * per_class;
-    for (unsigned c = 0; c < ivc.route.size(); ++c) {
-      const RouteCandidate& cand = ivc.route[c];
-      const OutputPort& o = out_[cand.port];
+    const RouteResult& route = routes_[i];
+    for (unsigned c = 0; c < route.size(); ++c) {
+      const RouteCandidate& cand = route[c];
+      const OutputVc* ovcs = &out_vc(cand.port, 0);
       std::uint32_t mask = 0;
       for (unsigned v = base + cand.vc_begin; v < base + cand.vc_end; ++v) {
-        const OutputVc& ov = o.vcs[v];
+        const OutputVc& ov = ovcs[v];
         if (ov.owner >= 0) continue;
         if (whole_packet && ov.credits < head.length) continue;
         mask |= 1u << v;
@@ -235,87 +234,91 @@ void Router::allocate_vcs(Cycle now, RouterScratch& s) {
     --routing_count_;
     ivc.out_port = g.out_port;
     ivc.out_vc = g.out_vc;
-    OutputPort& o = out_[g.out_port];
-    o.vcs[g.out_vc].owner = g.input;
-    hold(o, now);
+    out_vc(g.out_port, g.out_vc).owner = g.input;
+    hold(out_[g.out_port], now);
   }
   // A ready head that got no output VC lost it to another packet (held, or won this cycle).
-  for (unsigned i : s.routing_vcs) {
-    InputVc& ivc = in_vcs_[i];
-    if (ivc.state == VcState::routing && ivc.route.size() > 0) count_contention(ivc, ivc.route[0].port);
-  }
+  for (unsigned i : s.routing_vcs)
+    if (in_vcs_[i].state == VcState::routing && routes_[i].size() > 0)
+      count_contention(i, routes_[i][0].port);
 }
 
 template <bool Shared>
 void Router::traverse_switch(Cycle now) {
   RouterScratch& s = lane<Shared>().scratch;
-  std::vector<SwitchRequest>& requests = s.sw_requests;
-  std::vector<unsigned>& winners = s.sw_winners;
-  requests.clear();
+  SwitchRequests& req = s.sw_requests;
+  SwitchGrants& g = s.sw_grants;
+  req.ports = 0;
+  unsigned n_requests = 0;
   for_each_nonempty([&](unsigned i) {
-    InputVc& ivc = in_vcs_[i];
+    const InputVc& ivc = in_vcs_[i];
     if (ivc.state != VcState::active) return;
-    if (out_[ivc.out_port].vcs[ivc.out_vc].credits == 0) {
+    if (out_vc(ivc.out_port, ivc.out_vc).credits == 0) {
       // A head whose output VC is still full of an earlier packet waits on that packet.
-      if (ivc.buf.front().flit.is_head()) count_contention(ivc, ivc.out_port);
+      if (front(i).flit.is_head()) count_contention(i, ivc.out_port);
       return;
     }
-    requests.push_back(SwitchRequest{ivc.port, ivc.vc, ivc.out_port});
+    const unsigned port = port_of_[i];
+    const std::uint64_t port_bit = std::uint64_t{1} << port;
+    if (!(req.ports & port_bit)) {
+      req.ports |= port_bit;
+      req.vcs[port] = 0;
+    }
+    req.vcs[port] |= std::uint32_t{1} << (i - port * params_.vcs);
+    req.out_port[i] = static_cast<std::uint8_t>(ivc.out_port);
+    ++n_requests;
   });
-  if (requests.empty()) return;
-  sw_alloc_->allocate(requests, winners);
+  if (n_requests == 0) return;
+  sw_alloc_->allocate(req, g);
 
   // Contention: a packet with a flit ready to leave that lost its output to another packet
   // (the switch went to someone else). Losing only the arbitration among the VCs of its own
   // input port is not contention for the output.
-  if (winners.size() < requests.size()) {
-    for (unsigned w : winners) {
-      s.won[w] = 1;
-      s.port_granted[requests[w].out_port] = 1;
-    }
-    for (unsigned i = 0; i < requests.size(); ++i) {
-      const SwitchRequest& r = requests[i];
-      if (!s.won[i] && s.port_granted[r.out_port])
-        count_contention(in_vcs_[r.in_port * params_.vcs + r.in_vc], r.out_port);
-    }
-    for (unsigned w : winners) {
-      s.won[w] = 0;
-      s.port_granted[requests[w].out_port] = 0;
+  if (g.count < n_requests) {
+    for (unsigned w = 0; w < g.count; ++w)
+      req.vcs[g.winners[w].in_port] &= ~(std::uint32_t{1} << g.winners[w].in_vc);
+    for (std::uint64_t ports = req.ports; ports; ports &= ports - 1) {
+      const unsigned p = static_cast<unsigned>(__builtin_ctzll(ports));
+      for (std::uint32_t vcs = req.vcs[p]; vcs; vcs &= vcs - 1) {
+        const unsigned index = p * params_.vcs + static_cast<unsigned>(__builtin_ctz(vcs));
+        const unsigned out = req.out_port[index];
+        if ((g.outputs >> out) & 1u) count_contention(index, out);
+      }
     }
   }
 
-  for (unsigned w : winners) {
-    const SwitchRequest& r = requests[w];
-    const unsigned index = r.in_port * params_.vcs + r.in_vc;
+  for (unsigned w = 0; w < g.count; ++w) {
+    const SwitchGrants::Winner& win = g.winners[w];
+    const unsigned index = win.in_port * params_.vcs + win.in_vc;
     InputVc& ivc = in_vcs_[index];
-    OutputPort& o = out_[r.out_port];
-    OutputVc& ov = o.vcs[ivc.out_vc];
+    OutputPort& o = out_[win.out_port];
+    OutputVc& ov = out_vc(win.out_port, ivc.out_vc);
 
-    Flit& f = ivc.buf.front().flit;
+    Flit& f = front(index).flit;
     const bool tail = f.is_tail();
     f.vc = ivc.out_vc;
     if (f.is_head() && o.to_router) ++net_.packets[f.packet].hops;
     if constexpr (Shared) o.link->send_shared(f, now, *lane_);
     else o.link->send(f, now);
     --ov.credits;
-    ++o.counters.flits;
+    ++counters_[win.out_port].flits;
     if (!trace_.empty()) {
-      PortTrace& t = trace_[r.out_port];
+      PortTrace& t = trace_[win.out_port];
       t.out_valid = true;
       t.out_packet = packet_tag(net_.packets[f.packet].packet_id);
       t.out_vc = f.vc;
     }
-    ivc.buf.pop();
+    pop(ivc);
     --buffered_;
-    if (ivc.buf.empty()) nonempty_[index >> 6] &= ~(std::uint64_t{1} << (index & 63));
+    if (ivc.count == 0) nonempty_[index >> 6] &= ~(std::uint64_t{1} << (index & 63));
     ++lane<Shared>().flit_moves;
-    if constexpr (Shared) in_links_[r.in_port]->return_credit_shared(r.in_vc, now);
-    else in_links_[r.in_port]->return_credit(r.in_vc, now);
+    if constexpr (Shared) in_links_[win.in_port]->return_credit_shared(win.in_vc, now);
+    else in_links_[win.in_port]->return_credit(win.in_vc, now);
     if (tail) {
       ov.owner = -1;
       release(o, now);
       ivc.state = VcState::idle;
-      if (!ivc.buf.empty()) start_head(index, now + 1);
+      if (ivc.count > 0) start_head(index, now + 1);
     }
   }
 }
@@ -329,9 +332,8 @@ void Router::prefetch() const {
        bits &= bits - 1)
     out_[__builtin_ctzll(bits)].link->prefetch();
   for_each_nonempty([&](unsigned i) {
-    const InputVc& ivc = in_vcs_[i];
-    __builtin_prefetch(&ivc);
-    __builtin_prefetch(&ivc.buf.front());
+    __builtin_prefetch(&in_vcs_[i]);
+    __builtin_prefetch(&front(i));
   });
 }
 
@@ -350,17 +352,17 @@ Cycle Router::next_work_cycle(Cycle now) const {
 void Router::describe_blocked(std::ostream& os, const Topology& topo) const {
   for (unsigned i = 0; i < in_vcs_.size(); ++i) {
     const InputVc& ivc = in_vcs_[i];
-    if (ivc.buf.empty()) continue;
-    const Flit& f = ivc.buf.front().flit;
+    if (ivc.count == 0) continue;
+    const Flit& f = front(i).flit;
     const PacketHeader& h = net_.packets[f.packet];
     os << "  router " << id_ << " input " << topo.port_name(i / params_.vcs) << " vc "
-       << i % params_.vcs << ": " << ivc.buf.size() << " flit(s), front = packet " << h.packet_id
+       << i % params_.vcs << ": " << ivc.count << " flit(s), front = packet " << h.packet_id
        << " flit " << f.seq << " (" << h.src << " -> " << h.dst << ")";
     if (ivc.state == VcState::routing) {
       os << " waits for an output VC on";
-      for (unsigned c = 0; c < ivc.route.size(); ++c) os << " " << topo.port_name(ivc.route[c].port);
+      for (unsigned c = 0; c < routes_[i].size(); ++c) os << " " << topo.port_name(routes_[i][c].port);
     } else if (ivc.state == VcState::active) {
-      const OutputVc& ov = out_[ivc.out_port].vcs[ivc.out_vc];
+      const OutputVc& ov = out_vcs_[ivc.out_port * params_.vcs + ivc.out_vc];
       os << " holds output " << topo.port_name(ivc.out_port) << " vc " << unsigned(ivc.out_vc)
          << ", credits " << ov.credits;
     }

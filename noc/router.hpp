@@ -61,7 +61,7 @@ class Router : public ClockedModule {
   RouterId id() const { return id_; }
   unsigned ports() const { return ports_; }
   const RouterParams& params() const { return params_; }
-  const OutputCounters& output_counters(unsigned port) const { return out_[port].counters; }
+  const OutputCounters& output_counters(unsigned port) const { return counters_[port]; }
   bool output_connected(unsigned port) const { return out_[port].link != nullptr; }
   bool input_connected(unsigned port) const { return in_links_[port] != nullptr; }
   unsigned buffered_flits() const { return buffered_; }
@@ -93,47 +93,27 @@ class Router : public ClockedModule {
     Flit flit;
     Cycle arrived = 0;
   };
-  // An input VC's buffer: a ring over its share of the router's slot array (one allocation per
-  // router keeps a router's buffers together in memory).
-  struct VcBuffer {
-    Slot* slots = nullptr;
-    std::uint16_t depth = 0, head = 0, count = 0;
-    bool empty() const { return count == 0; }
-    std::size_t size() const { return count; }
-    Slot& front() { return slots[head]; }
-    const Slot& front() const { return slots[head]; }
-    const Slot& at(std::size_t i) const { return slots[(head + i) % depth]; }
-    Slot& push_slot() {
-      unsigned tail = head + count++;
-      if (tail >= depth) tail -= depth;
-      return slots[tail];
-    }
-    void pop() {
-      if (++head == depth) head = 0;
-      --count;
-    }
-  };
+  // An input VC: the state of the packet at its front and a ring over its share of the
+  // router's slots (slots_[index * buffer_flits ...]). 16 bytes, four to a cache line: an
+  // evaluation reads every VC holding flits, and a large network's routers do not stay in cache
+  // between cycles. Its routing candidates sit apart (routes_): only a waiting head needs them.
   struct InputVc {
-    VcBuffer buf;
-    std::uint8_t port = 0, vc = 0;  // where it sits (saves a division in the hot loops)
-    VcState state = VcState::idle;
     Cycle ready_cycle = 0;  // head may take part in allocation from this cycle on
-    RouteResult route;
-    std::uint16_t out_port = 0;
-    std::uint8_t out_vc = 0;
+    std::uint16_t head = 0, count = 0;
+    VcState state = VcState::idle;
+    std::uint8_t out_port = 0, out_vc = 0;  // the output VC it holds (state active)
     bool contended = false;  // this packet's contention at this router is already counted
   };
+  static_assert(sizeof(InputVc) == 16, "InputVc: four to a cache line");
   struct OutputVc {
     int owner = -1;  // input VC index holding it, -1 if free
     unsigned credits = 0;
   };
   struct OutputPort {
     Link* link = nullptr;
-    bool to_router = false;
-    OutputVc* vcs = nullptr;  // its VCs in out_vcs_
-    OutputCounters counters;
-    unsigned held_vcs = 0;
     Cycle busy_since = 0;
+    unsigned held_vcs = 0;
+    bool to_router = false;
   };
   struct PortTrace {  // what a VCD shows per port
     bool out_valid = false;
@@ -144,7 +124,7 @@ class Router : public ClockedModule {
   };
 
   void start_head(unsigned ivc_index, Cycle earliest);
-  bool head_ready(const InputVc& ivc, Cycle now) const;
+  bool head_ready(unsigned i, Cycle now) const;
   // The two stages are inlined into each of cycle<false> and cycle<true>, as they were into the
   // one evaluate() before (called from two places, the compiler would stop inlining them and
   // the allocators into them, and the serial cycle would lose about 6 %).
@@ -156,7 +136,7 @@ class Router : public ClockedModule {
   __attribute__((always_inline)) inline void traverse_switch(Cycle now);
   void hold(OutputPort& out, Cycle now);
   void release(OutputPort& out, Cycle now);
-  void count_contention(InputVc& ivc, unsigned port);
+  void count_contention(unsigned i, unsigned port);
   // The lane of the thread evaluating this router (its allocators' scratch, its counts).
   template <bool Shared>
   NetworkLane& lane() { return net_.lanes[Shared ? lane_->index : 0]; }
@@ -170,6 +150,24 @@ class Router : public ClockedModule {
         f(static_cast<unsigned>(w * 64 + __builtin_ctzll(bits)));
   }
 
+  // Input VC `i`'s ring of slots.
+  Slot& front(unsigned i) { return slots_[i * params_.buffer_flits + in_vcs_[i].head]; }
+  const Slot& front(unsigned i) const { return slots_[i * params_.buffer_flits + in_vcs_[i].head]; }
+  const Slot& slot_at(unsigned i, unsigned k) const {
+    return slots_[i * params_.buffer_flits + (in_vcs_[i].head + k) % params_.buffer_flits];
+  }
+  Slot& push_slot(unsigned i) {
+    InputVc& ivc = in_vcs_[i];
+    unsigned tail = ivc.head + ivc.count++;
+    if (tail >= params_.buffer_flits) tail -= params_.buffer_flits;
+    return slots_[i * params_.buffer_flits + tail];
+  }
+  void pop(InputVc& ivc) {
+    if (++ivc.head == params_.buffer_flits) ivc.head = 0;
+    --ivc.count;
+  }
+  OutputVc& out_vc(unsigned port, unsigned vc) { return out_vcs_[port * params_.vcs + vc]; }
+
   RouterId id_;
   unsigned ports_;
   RouterParams params_;
@@ -180,7 +178,7 @@ class Router : public ClockedModule {
 
   // The router's arrays live one after the other in one block (storage_), the small ones
   // first: an evaluation touches a few neighbouring lines of it rather than a line in each of
-  // six separate allocations (a large network's routers do not stay in cache between cycles).
+  // separate allocations (a large network's routers do not stay in cache between cycles).
   template <typename T>
   class Array {
    public:
@@ -214,9 +212,12 @@ class Router : public ClockedModule {
   std::unique_ptr<unsigned char[]> storage_;
   Array<Link*> in_links_;
   Array<std::uint64_t> nonempty_;  // bit per input VC with flits buffered
-  Array<OutputVc> out_vcs_;        // index = port * vcs + vc
+  Array<std::uint8_t> port_of_;    // per input VC: its port (saves a division)
   Array<OutputPort> out_;
+  Array<OutputVc> out_vcs_;        // index = port * vcs + vc
+  Array<OutputCounters> counters_; // per output port
   Array<InputVc> in_vcs_;          // index = port * vcs + vc
+  Array<RouteResult> routes_;      // per input VC: its head's routing candidates
   Array<Slot> slots_;              // every input VC's buffer slots
   unsigned buffered_ = 0;
   unsigned max_buffered_ = 0;

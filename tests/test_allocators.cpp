@@ -1,4 +1,6 @@
 #include <catch2/catch.hpp>
+#include <array>
+#include <initializer_list>
 #include <map>
 #include <set>
 
@@ -6,30 +8,48 @@
 
 using namespace collnoc;
 
+namespace {
+// Switch requests from (input port, VC, output port) triples, for a router of 4 VCs per port.
+SwitchRequests switch_requests(std::initializer_list<std::array<unsigned, 3>> triples) {
+  SwitchRequests r;
+  for (const auto& [port, vc, out] : triples) {
+    if (!(r.ports >> port & 1u)) r.vcs[port] = 0;
+    r.ports |= std::uint64_t{1} << port;
+    r.vcs[port] |= 1u << vc;
+    r.out_port[port * 4 + vc] = static_cast<std::uint8_t>(out);
+  }
+  return r;
+}
+}  // namespace
+
 TEST_CASE("switch allocator: a matching, and round-robin fairness", "[allocators]") {
   auto sa = make_switch_allocator("round_robin", {5, 4});
   // Every input VC of ports 0..3 wants output 4.
-  std::vector<SwitchRequest> req;
-  for (std::uint16_t p = 0; p < 4; ++p)
-    for (std::uint8_t v = 0; v < 4; ++v) req.push_back({p, v, 4});
-  std::vector<unsigned> winners;
+  const SwitchRequests all = switch_requests({{0, 0, 4}, {0, 1, 4}, {0, 2, 4}, {0, 3, 4},
+                                              {1, 0, 4}, {1, 1, 4}, {1, 2, 4}, {1, 3, 4},
+                                              {2, 0, 4}, {2, 1, 4}, {2, 2, 4}, {2, 3, 4},
+                                              {3, 0, 4}, {3, 1, 4}, {3, 2, 4}, {3, 3, 4}});
+  SwitchGrants g;
   std::map<std::pair<unsigned, unsigned>, int> wins;
   for (int cycle = 0; cycle < 160; ++cycle) {
-    sa->allocate(req, winners);
-    REQUIRE(winners.size() == 1);  // one output: one grant
-    ++wins[{req[winners[0]].in_port, req[winners[0]].in_vc}];
+    sa->allocate(all, g);
+    REQUIRE(g.count == 1);  // one output: one grant
+    CHECK(g.outputs == 1u << 4);
+    CHECK(g.winners[0].out_port == 4);
+    ++wins[{g.winners[0].in_port, g.winners[0].in_vc}];
   }
   REQUIRE(wins.size() == 16);
   for (const auto& kv : wins) CHECK(kv.second == 10);  // perfectly fair under full load
 
   // Distinct outputs and inputs: everybody wins at once.
-  req = {{0, 0, 1}, {1, 2, 2}, {2, 1, 0}};
-  sa->allocate(req, winners);
-  CHECK(winners.size() == 3);
+  sa->allocate(switch_requests({{0, 0, 1}, {1, 2, 2}, {2, 1, 0}}), g);
+  CHECK(g.count == 3);
+  CHECK(g.outputs == 0b111u);
   // Same input port, two outputs: only one flit leaves an input per cycle.
-  req = {{0, 0, 1}, {0, 1, 2}};
-  sa->allocate(req, winners);
-  CHECK(winners.size() == 1);
+  sa->allocate(switch_requests({{0, 0, 1}, {0, 1, 2}}), g);
+  REQUIRE(g.count == 1);
+  CHECK(g.winners[0].in_port == 0);
+  CHECK(g.outputs == (1u << g.winners[0].out_port));
 }
 
 TEST_CASE("VC allocator: no output VC granted twice, fair between inputs", "[allocators]") {
