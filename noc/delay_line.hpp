@@ -3,6 +3,8 @@
 #pragma once
 #include <cassert>
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "noc/types.hpp"
@@ -56,7 +58,8 @@ class DelayLine {
   DelayLine(unsigned latency_cycles, std::size_t capacity) { reset(latency_cycles, capacity); }
   void reset(unsigned latency_cycles, std::size_t capacity) {
     latency_ = latency_cycles;
-    slots_.assign(capacity, Entry{});
+    slots_.reset(new Entry[capacity]());
+    capacity_ = static_cast<std::uint32_t>(capacity);
     head_ = tail_ = popped_ = pushed_ = 0;
   }
   unsigned latency() const { return latency_; }
@@ -66,13 +69,13 @@ class DelayLine {
   }
   template <bool Shared = false>
   bool empty() const { return size<Shared>() == 0; }
-  bool full() const { return size() == slots_.size(); }
+  bool full() const { return size() == capacity_; }
   // Entry written in cycle `now` becomes readable in cycle now + latency.
   template <bool Shared = false>
   void push(const T& value, Cycle now) {
     assert(Shared || !full());
     Entry& e = slots_[tail_];
-    if (++tail_ == slots_.size()) tail_ = 0;
+    if (++tail_ == capacity_) tail_ = 0;
     e.ready = now + latency_;
     e.value = value;
     if (Shared) __atomic_store_n(&pushed_, pushed_ + 1, __ATOMIC_RELEASE);
@@ -84,11 +87,11 @@ class DelayLine {
   Cycle next_ready() const { return empty<Shared>() ? kNever : slots_[head_].ready; }
   const T& front() const { return slots_[head_].value; }
   void pop() {
-    if (++head_ == slots_.size()) head_ = 0;
+    if (++head_ == capacity_) head_ = 0;
     ++popped_;
   }
   void prefetch() const {
-    if (!slots_.empty()) __builtin_prefetch(&slots_[head_]);
+    if (capacity_ != 0) __builtin_prefetch(&slots_[head_]);
   }
 
  private:
@@ -98,7 +101,9 @@ class DelayLine {
     Cycle ready = 0;
     T value{};
   };
-  std::vector<Entry> slots_;
+  // 32 bytes, so that a link's two lines (flits, credits) share a cache line.
+  std::unique_ptr<Entry[]> slots_;
+  std::uint32_t capacity_ = 0;
   unsigned latency_ = 1;
   std::uint32_t head_ = 0, popped_ = 0;  // the reader's
   std::uint32_t tail_ = 0, pushed_ = 0;  // the writer's; entries [popped_, pushed_) are readable

@@ -22,7 +22,7 @@ void validate(const LinkParams& p, const std::string& key_prefix);
 // A passive channel (no process of its own): the blocks at its ends read and write it when they
 // evaluate. Kept out of the SystemC object hierarchy so that a network's links sit compactly in
 // memory; `name` is for reports.
-class Link {
+class alignas(64) Link {
  public:
   explicit Link(std::string name, const LinkParams& params = {});
 
@@ -95,8 +95,9 @@ class Link {
   const LinkParams& params() const { return params_; }
 
  private:
-  std::string name_;
-  LinkParams params_;
+  // What the two ends use on every flit and credit comes first, on as few cache lines as it
+  // takes (the links of a large network do not stay in cache between cycles); the name and
+  // parameters last.
   DelayLine<Flit> flits_;
   DelayLine<std::uint8_t> credits_;
   Clock* clock_ = nullptr;
@@ -105,6 +106,8 @@ class Link {
   unsigned receiver_port_ = 0;
   unsigned receiver_block_ = 0;  // the receiver's index at the clock
   unsigned sender_port_ = 0;
+  std::string name_;
+  LinkParams params_;
 };
 
 }  // namespace collnoc
