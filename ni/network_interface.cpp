@@ -17,6 +17,9 @@ void validate(const NetworkInterfaceParams& p) {
   if (p.max_packet_flits < 1 || p.max_packet_flits > 65535)
     throw ParamError("ni.max_packet_flits", std::to_string(p.max_packet_flits),
                      "must be in 1..65535");
+  if (p.ejection_buffer_flits > 65535)
+    throw ParamError("ni.ejection_buffer_flits", std::to_string(p.ejection_buffer_flits),
+                     "must be in 0..65535");
   if (p.send_overhead_cycles < 1)
     throw ParamError("ni.send_overhead_cycles", std::to_string(p.send_overhead_cycles),
                      "must be >= 1");
@@ -34,7 +37,7 @@ NetworkInterface::NetworkInterface(sc_module_name name, Clock& clock, NodeId id,
       xor_engine_("xor_engine", params.xor_engine), mpb_(params.mpb_bytes), socket("socket") {
   validate(params_);
   socket.register_b_transport(this, &NetworkInterface::b_transport);
-  credits_.assign(router.vcs, router.buffer_flits);
+  inj_vcs_.assign(router.vcs, InjectionVc{router.buffer_flits, 0});
   policy_ = make_compression_policy(params_.compression.policy);
   codecs_ = CodecSet(params_.compression.codec);
   if (policy_->needs_window()) arrivals_.reset(params_.compression.congestion_window_cycles);
@@ -44,8 +47,8 @@ NetworkInterface::NetworkInterface(sc_module_name name, Clock& clock, NodeId id,
 void NetworkInterface::connect(Link& injection, Link& ejection) {
   inj_ = &injection;
   ej_ = &ejection;
-  injection.attach_sender(this, 0, static_cast<std::size_t>(router_.vcs) * router_.buffer_flits);
-  ejection.attach_receiver(this, 0);
+  injection.attach_sender(this, 0, router_.vcs, router_.buffer_flits);
+  ej_buffer_.attach(ejection, this, 0, router_.vcs, params_.ejection_buffer(router_));
 }
 
 void NetworkInterface::set_traffic(const TrafficParams& params, const TrafficPattern& pattern,
@@ -373,7 +376,7 @@ void NetworkInterface::inject(Cycle now) {
     bool found = false;
     for (unsigned i = 0; i < per_class && !found; ++i) {
       const unsigned vc = base + (vc_ptr_ + i) % per_class;
-      if (credits_[vc] >= need) {
+      if (inj_vcs_[vc].credits >= need) {
         tx_vc_ = vc;
         vc_ptr_ = (vc_ptr_ + i + 1) % per_class;
         found = true;
@@ -389,11 +392,13 @@ void NetworkInterface::inject(Cycle now) {
     tx_flit_.dst = tx_hdr_.dst;
     tx_flit_.vc_class = tx_hdr_.vc_class;
     tx_flit_.seq = 0;
+    tx_flit_.hops = 0;
     tx_flit_.vc = static_cast<std::uint8_t>(tx_vc_);
     sending_ = true;
     ++counters_.packets_injected;
   }
-  if (credits_[tx_vc_] == 0) return;
+  InjectionVc& vc = inj_vcs_[tx_vc_];
+  if (vc.credits == 0) return;
   // Send one flit: its slice of the wire words.
   const std::uint32_t wpf = params_.words_per_flit();
   const std::uint32_t first = tx_flit_.seq * wpf;
@@ -401,9 +406,9 @@ void NetworkInterface::inject(Cycle now) {
   const std::uint32_t words = first >= total ? 0 : std::min(wpf, total - first);
   tx_flit_.words = static_cast<std::uint8_t>(words);
   for (std::uint32_t w = 0; w < words; ++w) tx_flit_.payload[w] = tx_wire_[first + w];
-  if (lane_) inj_->send_shared(tx_flit_, now, *lane_);
-  else inj_->send(tx_flit_, now);
-  --credits_[tx_vc_];
+  if (lane_) inj_->send_shared(tx_flit_, now, vc.next_slot, *lane_);
+  else inj_->send(tx_flit_, now, vc.next_slot);
+  --vc.credits;
   ++counters_.flits_injected;
   ++lane().flit_moves;
   if (traced_) {
@@ -424,8 +429,10 @@ void NetworkInterface::inject(Cycle now) {
 
 void NetworkInterface::eject(Cycle now) {
   while (ej_->flit_ready<true>(now)) {  // acquire: the router may be on another thread
-    const Flit& f = ej_->peek_flit();
-    const PacketHeader& h = net_.packets[f.packet];
+    const unsigned vc = ej_buffer_.arrive(*ej_);
+    const Flit& f = ej_buffer_.front(vc);
+    PacketHeader& h = net_.packets[f.packet];
+    if (f.is_head()) h.hops = f.hops;
     ++counters_.flits_delivered;
     ++lane().flit_moves;
     if (in_window(now)) ++counters_.window_flits_delivered;
@@ -481,7 +488,7 @@ void NetworkInterface::eject(Cycle now) {
     }
     if (lane_) ej_->return_credit_shared(f.vc, now);
     else ej_->return_credit(f.vc, now);
-    ej_->pop_flit();
+    ej_buffer_.pop(vc);
   }
 }
 
@@ -569,7 +576,7 @@ void NetworkInterface::evaluate(Cycle now) {
   counters_.source_queue_packet_cycles += queued_packets_ * (now - queue_since_);
   queue_since_ = now;
   if (traced_) tr_inj_valid_ = tr_ej_valid_ = false;
-  while (inj_->credit_ready<true>(now)) ++credits_[inj_->take_credit()];
+  while (inj_->credit_ready<true>(now)) ++inj_vcs_[inj_->take_credit()].credits;
   eject(now);
   generate(now);
   inject(now);

@@ -171,7 +171,12 @@ class NetworkInterface : public ClockedModule {
   unsigned tx_vc_ = 0;
   unsigned vc_ptr_ = 0;
   std::uint64_t next_packet_ = 1;  // per-source packet number (0: no packet, in waves)
-  std::vector<unsigned> credits_;  // router local input VC credits
+  struct InjectionVc {  // the router's local input VC
+    unsigned credits = 0;
+    std::uint16_t next_slot = 0;  // where the next flit lands (Link::send)
+  };
+  std::vector<InjectionVc> inj_vcs_;
+  InputBuffer ej_buffer_;          // the ejection port's buffer
   std::deque<TxMessage> source_queue_;
   Flit tx_flit_;
   PacketHeader tx_hdr_;          // the packet being sent

@@ -18,8 +18,8 @@ void StaticNetworkPort::connect(Link& to_switch, Link& from_switch, unsigned swi
   to_switch_ = &to_switch;
   from_switch_ = &from_switch;
   credits_ = switch_buffer_flits;
-  to_switch.attach_sender(this, 0, switch_buffer_flits);
-  from_switch.attach_receiver(this, 0);
+  to_switch.attach_sender(this, 0, 1, switch_buffer_flits);
+  rx_buffer_.attach(from_switch, this, 0, 1, switch_buffer_flits);
 }
 
 void StaticNetworkPort::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
@@ -66,13 +66,14 @@ void StaticNetworkPort::evaluate(Cycle now) {
   }
   bool got = false;
   while (from_switch_->flit_ready(now)) {
-    const Flit& f = from_switch_->peek_flit();
+    const unsigned vc = rx_buffer_.arrive(*from_switch_);
+    const Flit& f = rx_buffer_.front(vc);
     for (unsigned w = 0; w < f.words; ++w) {
       rx_.push_back(f.payload[w]);
       rx_available_.push_back(now + 1);  // the delivery register
     }
     from_switch_->return_credit(0, now);
-    from_switch_->pop_flit();
+    rx_buffer_.pop(vc);
     ++flits_received_;
     ++net_.lane_of(lane_).flit_moves;
     got = true;
@@ -84,7 +85,7 @@ void StaticNetworkPort::evaluate(Cycle now) {
   f.words = static_cast<std::uint8_t>(std::min<std::size_t>(words_per_flit_, c.words.size() - c.next));
   std::copy_n(c.words.begin() + static_cast<std::ptrdiff_t>(c.next), f.words, f.payload.begin());
   c.next += f.words;
-  to_switch_->send(f, now);
+  to_switch_->send(f, now, tx_next_slot_);
   --credits_;
   ++flits_sent_;
   ++net_.lane_of(lane_).flit_moves;

@@ -44,6 +44,8 @@ class StaticNetworkPort : public ClockedModule {
   Link* to_switch_ = nullptr;
   Link* from_switch_ = nullptr;
   unsigned credits_ = 0;
+  std::uint16_t tx_next_slot_ = 0;  // Link::send
+  InputBuffer rx_buffer_;          // from the switch
   struct Chunk {  // one send: its words and the cycle the port has them
     std::vector<std::uint32_t> words;
     Cycle ready = 0;

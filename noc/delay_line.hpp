@@ -95,9 +95,7 @@ class DelayLine {
   }
 
  private:
-  // An entry holding a flit (56 bytes) gets a cache line of its own, as a buffer slot does;
-  // small ones (credits) stay packed.
-  struct alignas(sizeof(Cycle) + sizeof(T) > 32 ? 64 : alignof(Cycle)) Entry {
+  struct Entry {
     Cycle ready = 0;
     T value{};
   };

@@ -29,7 +29,7 @@ struct PacketHeader {
   std::uint32_t tag = 0;            // message layer: the sender's tag (what the message is)
   std::uint16_t length_flits = 1;
   std::uint16_t packet_words = 0;   // payload words in this packet
-  std::uint16_t hops = 0;           // router-to-router links traversed by the head
+  std::uint16_t hops = 0;           // router-to-router links traversed by the head (at delivery)
   std::uint16_t round = 0;          // message layer: the sender's round (mark_round), saturating
   std::uint8_t vc_class = 0;        // virtual network the packet travels in
   std::uint8_t kind = 0;            // owner-defined (message layer: 0 = data)
@@ -60,6 +60,8 @@ struct Flit {
   std::uint16_t seq = 0;      // position in the packet, 0 = head
   std::uint8_t vc = 0;        // VC on the channel it currently travels
   std::uint8_t words = 0;     // valid payload words
+  std::uint16_t hops = 0;     // head: router-to-router links traversed (the NI copies it into
+                              // the header; counting in the header would touch it every hop)
   std::array<std::uint32_t, kMaxFlitWords> payload{};
 
   bool is_head() const { return seq == 0; }

@@ -1,5 +1,6 @@
 #include "noc/link.hpp"
 
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -16,7 +17,42 @@ void validate(const LinkParams& p, const std::string& key_prefix) {
 Link::Link(std::string name, const LinkParams& params) : name_(std::move(name)), params_(params) {
   validate(params, "link");
   // One flit per cycle: `latency` of them can be in flight, plus one written this cycle.
-  flits_.reset(params.latency_cycles, params.latency_cycles + 1);
+  arrivals_.reset(params.latency_cycles, params.latency_cycles + 1);
+}
+
+void Link::attach_receiver(ClockedModule* receiver, unsigned receiver_port, BufferSlot* buffer,
+                           unsigned vcs, unsigned depth) {
+  if (depth < 1 || depth > 65535)
+    throw std::logic_error("link " + name_ + ": a receiver's buffer holds 1..65535 slots per VC");
+  clock_ = &receiver->clock();
+  receiver_block_ = receiver->block_index();
+  receiver_flits_ = receiver->flit_flags();
+  receiver_port_ = static_cast<std::uint8_t>(receiver_port);
+  buffer_ = buffer;
+  depth_ = static_cast<std::uint16_t>(depth);
+  receiver_vcs_ = vcs;
+  check_depth();
+}
+
+void Link::attach_sender(ClockedModule* sender, unsigned sender_port, unsigned vcs,
+                         unsigned credits_per_vc) {
+  sender_credits_ = sender->credit_flags();
+  sender_port_ = static_cast<std::uint8_t>(sender_port);
+  sender_vcs_ = vcs;
+  sender_credits_per_vc_ = credits_per_vc;
+  credits_.reset(params_.credit_latency_cycles,
+                 static_cast<std::size_t>(vcs) * credits_per_vc + params_.credit_latency_cycles + 2);
+  check_depth();
+}
+
+// Credits are the free slots of the receiver's buffer: a sender with more would overwrite flits.
+void Link::check_depth() const {
+  if (!buffer_ || sender_vcs_ == 0) return;
+  if (sender_vcs_ > receiver_vcs_ || sender_credits_per_vc_ != depth_)
+    throw std::logic_error("link " + name_ + ": the sender has " + std::to_string(sender_vcs_) +
+                           " VCs of " + std::to_string(sender_credits_per_vc_) +
+                           " credits, the receiver's buffer " + std::to_string(receiver_vcs_) +
+                           " VCs of " + std::to_string(depth_) + " slots");
 }
 
 }  // namespace collnoc

@@ -1,15 +1,41 @@
-// A point-to-point channel: flits one way, credits the other, each a delay line.
+// A point-to-point channel: flits one way, credits the other.
 //
 // Latency L >= 1 cycles: a flit sent in cycle t is in the receiver's input buffer in cycle t + L.
 // The channel carries at most one flit per cycle, and so at most one credit per cycle back.
+//
+// The sender writes a flit straight into its slot of the receiver's input buffer (credit flow
+// control says the slot is free), stamped with its arrival cycle, and an arrival notice (its VC)
+// goes down a delay line; the receiver takes the notice in the arrival cycle and finds the flit
+// in place. So a flit is copied once per hop, not into the wire and out again: in a large
+// network each copy is a cache line that does not stay in cache between cycles.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "noc/clock.hpp"
 #include "noc/delay_line.hpp"
 #include "noc/flit.hpp"
 
 namespace collnoc {
+
+// A flit in a receiver's input buffer and the cycle it arrived there. 56 bytes, on a cache line
+// of its own: unaligned, most slots would straddle two lines.
+struct alignas(64) BufferSlot {
+  Flit flit;
+  Cycle arrived = 0;
+};
+static_assert(sizeof(BufferSlot) == 64, "BufferSlot: one cache line");
+
+// The notice of a flit's arrival: its VC and, copied from the flit, what a router's route
+// computation and allocation read of a head, so that a router first touches the flit's slot when
+// the flit leaves.
+struct Arrival {
+  NodeId dst = 0;
+  PacketHandle packet = 0;
+  std::uint16_t length = 1;
+  std::uint8_t vc = 0;
+  std::uint8_t vc_class = 0;
+};
 
 struct LinkParams {
   unsigned latency_cycles = 1;         // flit: sender's cycle to receiver's buffer
@@ -26,38 +52,37 @@ class alignas(64) Link {
  public:
   explicit Link(std::string name, const LinkParams& params = {});
 
-  // The block that reads the flits (on its input `receiver_port`) and the one that reads the
-  // credits (for its output `sender_port`). A sender that sleeps collects its credits late, so
-  // up to every slot of the receiver's buffers can be waiting on the credit line: it is sized
-  // for that.
-  void attach_receiver(ClockedModule* receiver, unsigned receiver_port) {
-    clock_ = &receiver->clock();
-    receiver_block_ = receiver->block_index();
-    receiver_flits_ = receiver->flit_flags();
-    receiver_port_ = receiver_port;
-  }
-  void attach_sender(ClockedModule* sender, unsigned sender_port, std::size_t receiver_buffer_slots) {
-    sender_credits_ = sender->credit_flags();
-    sender_port_ = sender_port;
-    credits_.reset(params_.credit_latency_cycles,
-                   receiver_buffer_slots + params_.credit_latency_cycles + 2);
-  }
+  // The block that reads the flits (on its input `receiver_port`), with its input buffer for
+  // this channel: `depth` slots per VC, VC v's ring at buffer[v * depth ...]. The sender's
+  // credits per VC must equal `depth` (checked at wiring).
+  void attach_receiver(ClockedModule* receiver, unsigned receiver_port, BufferSlot* buffer,
+                       unsigned vcs, unsigned depth);
+  // The block that sends the flits and reads the credits (for its output `sender_port`): `vcs`
+  // VCs of `credits_per_vc` credits. A sender that sleeps collects its credits late, so up to
+  // every slot of the receiver's buffer can be waiting on the credit line: it is sized for that.
+  void attach_sender(ClockedModule* sender, unsigned sender_port, unsigned vcs,
+                     unsigned credits_per_vc);
   const std::string& name() const { return name_; }
   unsigned receiver_block() const { return receiver_block_; }
 
-  // Sender side: the flit goes on the line, the receiver's input port is flagged and the
-  // receiver woken for the flit's cycle.
-  void send(const Flit& flit, Cycle now) {
-    flits_.push(flit, now);
+  // Sender side: the flit goes into the receiver's buffer, at `next_slot` of its VC's ring (the
+  // sender's write position for that VC, which it keeps beside the VC's credits and this
+  // advances), its notice on the line; the receiver's input port is flagged and the receiver
+  // woken for the flit's cycle.
+  void send(const Flit& flit, Cycle now, std::uint16_t& next_slot) {
+    deposit(flit, now, next_slot);
+    arrivals_.push(Arrival{flit.dst, flit.packet, flit.length, flit.vc, flit.vc_class}, now);
     *receiver_flits_ |= std::uint64_t{1} << receiver_port_;
-    clock_->wake(receiver_block_, now + flits_.latency());
+    clock_->wake(receiver_block_, now + arrivals_.latency());
   }
   // The same on a parallel cycle (from the thread of `lane`): the receiver may be evaluating
-  // on another thread, so its port is flagged atomically and the clock wakes it afterwards.
-  void send_shared(const Flit& flit, Cycle now, Lane& lane) {
-    flits_.push<true>(flit, now);
+  // on another thread, so the notice is published after the slot is written (DelayLine), its
+  // port is flagged atomically and the clock wakes it afterwards.
+  void send_shared(const Flit& flit, Cycle now, std::uint16_t& next_slot, Lane& lane) {
+    deposit(flit, now, next_slot);
+    arrivals_.push<true>(Arrival{flit.dst, flit.packet, flit.length, flit.vc, flit.vc_class}, now);
     __atomic_fetch_or(receiver_flits_, std::uint64_t{1} << receiver_port_, __ATOMIC_RELEASE);
-    lane.wakes.emplace_back(receiver_block_, now + flits_.latency());
+    lane.wakes.emplace_back(receiver_block_, now + arrivals_.latency());
   }
   template <bool Shared = false>
   bool credit_ready(Cycle now) const { return credits_.ready<Shared>(now); }
@@ -69,11 +94,16 @@ class alignas(64) Link {
   template <bool Shared = false>
   bool has_credits() const { return !credits_.empty<Shared>(); }
 
-  // Receiver side (Shared: on a parallel cycle, see DelayLine).
+  // Receiver side (Shared: on a parallel cycle, see DelayLine): a flit has arrived by `now`;
+  // take_arrival() returns its notice, and the flit is in the receiver's buffer, behind the ones
+  // that arrived on its VC before it.
   template <bool Shared = false>
-  bool flit_ready(Cycle now) const { return flits_.ready<Shared>(now); }
-  const Flit& peek_flit() const { return flits_.front(); }
-  void pop_flit() { flits_.pop(); }
+  bool flit_ready(Cycle now) const { return arrivals_.ready<Shared>(now); }
+  Arrival take_arrival() {
+    const Arrival a = arrivals_.front();
+    arrivals_.pop();
+    return a;
+  }
   void return_credit(std::uint8_t vc, Cycle now) {
     credits_.push(vc, now);
     *sender_credits_ |= std::uint64_t{1} << sender_port_;
@@ -82,32 +112,83 @@ class alignas(64) Link {
     credits_.push<true>(vc, now);
     __atomic_fetch_or(sender_credits_, std::uint64_t{1} << sender_port_, __ATOMIC_RELEASE);
   }
-  void prefetch() const {
-    __builtin_prefetch(this);
-    flits_.prefetch();
+  // What the receiver reads of a flagged input (the notice), and the sender of a flagged output
+  // (the credits).
+  void prefetch_arrivals() const {
+    __builtin_prefetch(&arrivals_);
+    arrivals_.prefetch();
+  }
+  void prefetch_credits() const {
+    __builtin_prefetch(&credits_);
     credits_.prefetch();
   }
 
   template <bool Shared = false>
-  Cycle next_flit_cycle() const { return flits_.next_ready<Shared>(); }
+  Cycle next_flit_cycle() const { return arrivals_.next_ready<Shared>(); }
   template <bool Shared = false>
-  std::size_t flits_in_flight() const { return flits_.size<Shared>(); }
+  std::size_t flits_in_flight() const { return arrivals_.size<Shared>(); }
   const LinkParams& params() const { return params_; }
 
  private:
-  // What the two ends use on every flit and credit comes first, on as few cache lines as it
-  // takes (the links of a large network do not stay in cache between cycles); the name and
-  // parameters last.
-  DelayLine<Flit> flits_;
-  DelayLine<std::uint8_t> credits_;
+  void deposit(const Flit& flit, Cycle now, std::uint16_t& next_slot) {
+    BufferSlot& s = buffer_[flit.vc * depth_ + next_slot];
+    if (++next_slot == depth_) next_slot = 0;
+    s.flit = flit;
+    s.arrived = now + arrivals_.latency();
+  }
+  void check_depth() const;
+
+  // Two cache lines, one for each direction, so that each end touches one line of the link per
+  // flit or credit (the links of a large network do not stay in cache between cycles): what
+  // sending a flit and taking its notice use, then what returning a credit and taking it use;
+  // the name and parameters last.
+  alignas(64) DelayLine<Arrival> arrivals_;
+  BufferSlot* buffer_ = nullptr;              // the receiver's
   Clock* clock_ = nullptr;
   std::uint64_t* receiver_flits_ = nullptr;   // the receiver's flit_flags()
+  unsigned receiver_block_ = 0;               // the receiver's index at the clock
+  std::uint16_t depth_ = 0;                   // the receiver's slots per VC
+  std::uint8_t receiver_port_ = 0;
+  alignas(64) DelayLine<std::uint8_t> credits_;
   std::uint64_t* sender_credits_ = nullptr;   // the sender's credit_flags()
-  unsigned receiver_port_ = 0;
-  unsigned receiver_block_ = 0;  // the receiver's index at the clock
-  unsigned sender_port_ = 0;
+  std::uint8_t sender_port_ = 0;
+  unsigned receiver_vcs_ = 0, sender_vcs_ = 0, sender_credits_per_vc_ = 0;  // wiring checks
   std::string name_;
   LinkParams params_;
+};
+
+// A receiver's input buffer for one channel that it reads in arrival order per VC (an NI's
+// ejection port, a static switch's input): `depth` slots per VC, each VC's front and count.
+// (A router keeps its buffers in its own state, beside each VC's packet state.)
+class InputBuffer {
+ public:
+  void attach(Link& link, ClockedModule* receiver, unsigned port, unsigned vcs, unsigned depth) {
+    slots_.assign(static_cast<std::size_t>(vcs) * depth, BufferSlot{});
+    vcs_.assign(vcs, Vc{});
+    depth_ = depth;
+    link.attach_receiver(receiver, port, slots_.data(), vcs, depth);
+  }
+  // Takes the notice of a flit that has arrived on `link` (flit_ready): returns its VC.
+  unsigned arrive(Link& link) {
+    const unsigned vc = link.take_arrival().vc;
+    ++vcs_[vc].count;
+    return vc;
+  }
+  unsigned count(unsigned vc) const { return vcs_[vc].count; }
+  const Flit& front(unsigned vc) const { return slots_[vc * depth_ + vcs_[vc].head].flit; }
+  void pop(unsigned vc) {
+    Vc& v = vcs_[vc];
+    if (++v.head == depth_) v.head = 0;
+    --v.count;
+  }
+
+ private:
+  struct Vc {
+    unsigned head = 0, count = 0;
+  };
+  std::vector<BufferSlot> slots_;
+  std::vector<Vc> vcs_;
+  unsigned depth_ = 0;
 };
 
 }  // namespace collnoc

@@ -35,15 +35,14 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
   storage_.reset(new unsigned char[
       Array<Link*>::bytes(ports) + Array<std::uint64_t>::bytes(words) +
       Array<std::uint8_t>::bytes(n_vcs) + Array<OutputPort>::bytes(ports) +
-      Array<OutputVc>::bytes(n_vcs) + Array<OutputCounters>::bytes(ports) +
-      Array<InputVc>::bytes(n_vcs) + Array<RouteResult>::bytes(n_vcs) + Array<Slot>::bytes(n_slots)]);
+      Array<OutputVc>::bytes(n_vcs) +
+      Array<InputVc>::bytes(n_vcs) + Array<HeadRoute>::bytes(n_vcs) + Array<BufferSlot>::bytes(n_slots)]);
   unsigned char* at = storage_.get();
   in_links_.place(at, ports);
   nonempty_.place(at, words);
   port_of_.place(at, n_vcs);
   out_.place(at, ports);
   out_vcs_.place(at, n_vcs);
-  counters_.place(at, ports);
   in_vcs_.place(at, n_vcs);
   routes_.place(at, n_vcs);
   slots_.place(at, n_slots);
@@ -63,7 +62,8 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
 
 void Router::connect_input(unsigned port, Link& link) {
   in_links_.at(port) = &link;
-  link.attach_receiver(this, port);
+  link.attach_receiver(this, port, &slots_[static_cast<std::size_t>(port) * params_.vcs * params_.buffer_flits],
+                       params_.vcs, params_.buffer_flits);
 }
 
 void Router::connect_output(unsigned port, Link& link, unsigned downstream_buffer_flits,
@@ -71,23 +71,24 @@ void Router::connect_output(unsigned port, Link& link, unsigned downstream_buffe
   OutputPort& o = out_.at(port);
   o.link = &link;
   o.to_router = to_router;
-  for (unsigned v = 0; v < params_.vcs; ++v) out_vc(port, v).credits = downstream_buffer_flits;
-  link.attach_sender(this, port, static_cast<std::size_t>(params_.vcs) * downstream_buffer_flits);
+  link.attach_sender(this, port, params_.vcs, downstream_buffer_flits);
+  for (unsigned v = 0; v < params_.vcs; ++v)
+    out_vc(port, v).credits = static_cast<std::uint16_t>(downstream_buffer_flits);
 }
 
-void Router::start_head(unsigned ivc_index, Cycle earliest) {
+void Router::start_head(unsigned ivc_index, const Arrival& head, Cycle arrived, Cycle earliest) {
   InputVc& ivc = in_vcs_[ivc_index];
-  const Slot& head = front(ivc_index);
   ivc.state = VcState::routing;
   ++routing_count_;
   ivc.contended = false;
-  ivc.ready_cycle = std::max<Cycle>(head.arrived + params_.hop_latency_cycles - 1, earliest);
-  RouteResult& route = routes_[ivc_index];
-  route.clear();
+  ivc.ready_cycle = std::max<Cycle>(arrived + params_.hop_latency_cycles - 1, earliest);
+  HeadRoute& r = routes_[ivc_index];
+  r.length = head.length;
+  r.vc_class = head.vc_class;
+  r.route.clear();
   const unsigned port = port_of_[ivc_index];
   const unsigned class_vc = (ivc_index - port * params_.vcs) % params_.vcs_per_class();
-  routing_.route(RouteRequest{id_, port, class_vc, head.flit.dst, net_.packets[head.flit.packet]},
-                 route);
+  routing_.route(RouteRequest{id_, port, class_vc, head.dst, net_.packets[head.packet]}, r.route);
 }
 
 bool Router::head_ready(unsigned i, Cycle now) const {
@@ -96,7 +97,7 @@ bool Router::head_ready(unsigned i, Cycle now) const {
   if (params_.switching != Switching::store_and_forward) return true;
   // Store-and-forward: the whole packet must be buffered, and its tail must have had the
   // router's pipeline latency too.
-  const unsigned len = front(i).flit.length;
+  const unsigned len = routes_[i].length;
   if (ivc.count < len) return false;
   return slot_at(i, len - 1).arrived + params_.hop_latency_cycles - 1 <= now;
 }
@@ -106,14 +107,14 @@ void Router::hold(OutputPort& out, Cycle now) {
 }
 
 void Router::release(OutputPort& out, Cycle now) {
-  if (--out.held_vcs == 0) counters_[&out - out_.data()].busy_cycles += now - out.busy_since + 1;
+  if (--out.held_vcs == 0) out.counters.busy_cycles += now - out.busy_since + 1;
 }
 
 void Router::finish(Cycle now) {
   for (unsigned p = 0; p < ports_; ++p) {
     OutputPort& o = out_[p];
     if (o.held_vcs > 0) {
-      counters_[p].busy_cycles += now - o.busy_since;
+      o.counters.busy_cycles += now - o.busy_since;
       o.busy_since = now;
     }
   }
@@ -123,7 +124,7 @@ void Router::count_contention(unsigned i, unsigned port) {
   InputVc& ivc = in_vcs_[i];
   if (ivc.contended) return;
   ivc.contended = true;
-  ++counters_[port].contention_events;
+  ++out_[port].counters.contention_events;
   if (net_.tally_rounds) charge_round(front(i).flit.packet, out_[port].to_router);
 }
 
@@ -164,19 +165,17 @@ void Router::cycle(Cycle now) {
                             [&](unsigned p) { return !out_[p].link->has_credits<true>(); });
   else
     for_each_pending(credit_pending_, take_credits);
-  // Flits arriving from the input links.
+  // Flits arriving from the input links (the sender has put them in their slots).
   const auto take_flits = [&](unsigned p) {
     Link* link = in_links_[p];
     while (link->flit_ready<Shared>(now)) {
-      const Flit& f = link->peek_flit();
-      const unsigned index = p * params_.vcs + f.vc;
-      Slot& slot = push_slot(index);
-      slot.flit = f;
-      slot.arrived = now;
-      link->pop_flit();
+      const Arrival a = link->take_arrival();
+      const unsigned index = p * params_.vcs + a.vc;
+      ++in_vcs_[index].count;
       ++buffered_;
       nonempty_[index >> 6] |= std::uint64_t{1} << (index & 63);
-      if (in_vcs_[index].state == VcState::idle) start_head(index, now);
+      // An idle VC was empty: this is a head (the notice has what routing needs).
+      if (in_vcs_[index].state == VcState::idle) start_head(index, a, now, now);
     }
     return link->flits_in_flight<Shared>() == 0;
   };
@@ -210,9 +209,9 @@ void Router::allocate_vcs(Cycle now, RouterScratch& s) {
   for_each_nonempty([&](unsigned i) {
     if (in_vcs_[i].state != VcState::routing || !head_ready(i, now)) return;
     s.routing_vcs.push_back(i);
-    const Flit& head = front(i).flit;
+    const HeadRoute& head = routes_[i];
     const unsigned base = head.vc_class * per_class;
-    const RouteResult& route = routes_[i];
+    const RouteResult& route = head.route;
     for (unsigned c = 0; c < route.size(); ++c) {
       const RouteCandidate& cand = route[c];
       const OutputVc* ovcs = &out_vc(cand.port, 0);
@@ -239,8 +238,8 @@ void Router::allocate_vcs(Cycle now, RouterScratch& s) {
   }
   // A ready head that got no output VC lost it to another packet (held, or won this cycle).
   for (unsigned i : s.routing_vcs)
-    if (in_vcs_[i].state == VcState::routing && routes_[i].size() > 0)
-      count_contention(i, routes_[i][0].port);
+    if (in_vcs_[i].state == VcState::routing && routes_[i].route.size() > 0)
+      count_contention(i, routes_[i].route[0].port);
 }
 
 template <bool Shared>
@@ -297,11 +296,11 @@ void Router::traverse_switch(Cycle now) {
     Flit& f = front(index).flit;
     const bool tail = f.is_tail();
     f.vc = ivc.out_vc;
-    if (f.is_head() && o.to_router) ++net_.packets[f.packet].hops;
-    if constexpr (Shared) o.link->send_shared(f, now, *lane_);
-    else o.link->send(f, now);
+    if (f.is_head() && o.to_router) ++f.hops;
+    if constexpr (Shared) o.link->send_shared(f, now, ov.next_slot, *lane_);
+    else o.link->send(f, now, ov.next_slot);
     --ov.credits;
-    ++counters_[win.out_port].flits;
+    ++o.counters.flits;
     if (!trace_.empty()) {
       PortTrace& t = trace_[win.out_port];
       t.out_valid = true;
@@ -318,7 +317,11 @@ void Router::traverse_switch(Cycle now) {
       ov.owner = -1;
       release(o, now);
       ivc.state = VcState::idle;
-      if (ivc.count > 0) start_head(index, now + 1);
+      if (ivc.count > 0) {  // the next packet's head is queued behind
+        const BufferSlot& next = front(index);
+        const Flit& h = next.flit;
+        start_head(index, Arrival{h.dst, h.packet, h.length, h.vc, h.vc_class}, next.arrived, now + 1);
+      }
     }
   }
 }
@@ -327,10 +330,10 @@ void Router::prefetch() const {
   __builtin_prefetch(out_vcs_.data());
   for (std::uint64_t bits = __atomic_load_n(&flit_pending_, __ATOMIC_RELAXED); bits;
        bits &= bits - 1)
-    in_links_[__builtin_ctzll(bits)]->prefetch();
+    in_links_[__builtin_ctzll(bits)]->prefetch_arrivals();
   for (std::uint64_t bits = __atomic_load_n(&credit_pending_, __ATOMIC_RELAXED); bits;
        bits &= bits - 1)
-    out_[__builtin_ctzll(bits)].link->prefetch();
+    out_[__builtin_ctzll(bits)].link->prefetch_credits();
   for_each_nonempty([&](unsigned i) {
     __builtin_prefetch(&in_vcs_[i]);
     __builtin_prefetch(&front(i));
@@ -360,7 +363,8 @@ void Router::describe_blocked(std::ostream& os, const Topology& topo) const {
        << " flit " << f.seq << " (" << h.src << " -> " << h.dst << ")";
     if (ivc.state == VcState::routing) {
       os << " waits for an output VC on";
-      for (unsigned c = 0; c < routes_[i].size(); ++c) os << " " << topo.port_name(routes_[i][c].port);
+      const RouteResult& route = routes_[i].route;
+      for (unsigned c = 0; c < route.size(); ++c) os << " " << topo.port_name(route[c].port);
     } else if (ivc.state == VcState::active) {
       const OutputVc& ov = out_vcs_[ivc.out_port * params_.vcs + ivc.out_vc];
       os << " holds output " << topo.port_name(ivc.out_port) << " vc " << unsigned(ivc.out_vc)

@@ -61,7 +61,7 @@ class Router : public ClockedModule {
   RouterId id() const { return id_; }
   unsigned ports() const { return ports_; }
   const RouterParams& params() const { return params_; }
-  const OutputCounters& output_counters(unsigned port) const { return counters_[port]; }
+  const OutputCounters& output_counters(unsigned port) const { return out_[port].counters; }
   bool output_connected(unsigned port) const { return out_[port].link != nullptr; }
   bool input_connected(unsigned port) const { return in_links_[port] != nullptr; }
   unsigned buffered_flits() const { return buffered_; }
@@ -87,14 +87,9 @@ class Router : public ClockedModule {
 
  private:
   enum class VcState : std::uint8_t { idle, routing, active };
-  // A buffered flit (56 bytes) on a cache line of its own: unaligned, most slots would straddle
-  // two lines, and a router evaluation reads or writes several slots.
-  struct alignas(64) Slot {
-    Flit flit;
-    Cycle arrived = 0;
-  };
   // An input VC: the state of the packet at its front and a ring over its share of the
-  // router's slots (slots_[index * buffer_flits ...]). 16 bytes, four to a cache line: an
+  // router's slots (slots_[index * buffer_flits ...]; the upstream sender writes them, see
+  // Link). 16 bytes, four to a cache line: an
   // evaluation reads every VC holding flits, and a large network's routers do not stay in cache
   // between cycles. Its routing candidates sit apart (routes_): only a waiting head needs them.
   struct InputVc {
@@ -105,15 +100,25 @@ class Router : public ClockedModule {
     bool contended = false;  // this packet's contention at this router is already counted
   };
   static_assert(sizeof(InputVc) == 16, "InputVc: four to a cache line");
+  // What allocation reads of a waiting head: its routing candidates, its class and length.
+  struct alignas(32) HeadRoute {
+    RouteResult route;
+    std::uint16_t length = 1;
+    std::uint8_t vc_class = 0;
+  };
+  static_assert(sizeof(HeadRoute) == 32, "HeadRoute: two to a cache line");
   struct OutputVc {
     int owner = -1;  // input VC index holding it, -1 if free
-    unsigned credits = 0;
+    std::uint16_t credits = 0;
+    std::uint16_t next_slot = 0;  // where its next flit lands in the downstream VC's buffer
   };
-  struct OutputPort {
+  // An output port and its counters, on one line: sending a flit touches both.
+  struct alignas(64) OutputPort {
     Link* link = nullptr;
     Cycle busy_since = 0;
     unsigned held_vcs = 0;
     bool to_router = false;
+    OutputCounters counters;
   };
   struct PortTrace {  // what a VCD shows per port
     bool out_valid = false;
@@ -123,7 +128,9 @@ class Router : public ClockedModule {
     unsigned in_occupancy = 0;
   };
 
-  void start_head(unsigned ivc_index, Cycle earliest);
+  // The head at the front of input VC `ivc_index` (what its notice says, or its slot) arrived
+  // in cycle `arrived`; it may take part in allocation from `earliest` on.
+  void start_head(unsigned ivc_index, const Arrival& head, Cycle arrived, Cycle earliest);
   bool head_ready(unsigned i, Cycle now) const;
   // The two stages are inlined into each of cycle<false> and cycle<true>, as they were into the
   // one evaluate() before (called from two places, the compiler would stop inlining them and
@@ -151,16 +158,12 @@ class Router : public ClockedModule {
   }
 
   // Input VC `i`'s ring of slots.
-  Slot& front(unsigned i) { return slots_[i * params_.buffer_flits + in_vcs_[i].head]; }
-  const Slot& front(unsigned i) const { return slots_[i * params_.buffer_flits + in_vcs_[i].head]; }
-  const Slot& slot_at(unsigned i, unsigned k) const {
-    return slots_[i * params_.buffer_flits + (in_vcs_[i].head + k) % params_.buffer_flits];
+  BufferSlot& front(unsigned i) { return slots_[i * params_.buffer_flits + in_vcs_[i].head]; }
+  const BufferSlot& front(unsigned i) const {
+    return slots_[i * params_.buffer_flits + in_vcs_[i].head];
   }
-  Slot& push_slot(unsigned i) {
-    InputVc& ivc = in_vcs_[i];
-    unsigned tail = ivc.head + ivc.count++;
-    if (tail >= params_.buffer_flits) tail -= params_.buffer_flits;
-    return slots_[i * params_.buffer_flits + tail];
+  const BufferSlot& slot_at(unsigned i, unsigned k) const {
+    return slots_[i * params_.buffer_flits + (in_vcs_[i].head + k) % params_.buffer_flits];
   }
   void pop(InputVc& ivc) {
     if (++ivc.head == params_.buffer_flits) ivc.head = 0;
@@ -215,10 +218,9 @@ class Router : public ClockedModule {
   Array<std::uint8_t> port_of_;    // per input VC: its port (saves a division)
   Array<OutputPort> out_;
   Array<OutputVc> out_vcs_;        // index = port * vcs + vc
-  Array<OutputCounters> counters_; // per output port
   Array<InputVc> in_vcs_;          // index = port * vcs + vc
-  Array<RouteResult> routes_;      // per input VC: its head's routing candidates
-  Array<Slot> slots_;              // every input VC's buffer slots
+  Array<HeadRoute> routes_;        // per input VC: its head's routing candidates
+  Array<BufferSlot> slots_;        // every input VC's buffer slots
   unsigned buffered_ = 0;
   unsigned max_buffered_ = 0;
   std::uint64_t occupancy_flit_cycles_ = 0;

@@ -23,13 +23,13 @@ StaticSwitch::StaticSwitch(sc_core::sc_module_name name, Clock& clock, unsigned 
 
 void StaticSwitch::connect_input(unsigned port, Link& link) {
   in_links_.at(port) = &link;
-  link.attach_receiver(this, port);
+  in_buf_.at(port).attach(link, this, port, 1, params_.buffer_flits);
 }
 
 void StaticSwitch::connect_output(unsigned port, Link& link, unsigned downstream_buffer_flits) {
   out_.at(port).link = &link;
   out_[port].credits = downstream_buffer_flits;
-  link.attach_sender(this, port, downstream_buffer_flits);
+  link.attach_sender(this, port, 1, downstream_buffer_flits);
 }
 
 void StaticSwitch::configure(unsigned input, std::uint64_t outputs, Cycle effective) {
@@ -57,8 +57,7 @@ void StaticSwitch::evaluate(Cycle now) {
   for_each_pending(flit_pending_, [&](unsigned p) {
     Link* link = in_links_[p];
     while (link->flit_ready(now)) {
-      in_buf_[p].push_back(link->peek_flit());
-      link->pop_flit();
+      in_buf_[p].arrive(*link);
       ++buffered_;
     }
     return link->flits_in_flight() == 0;
@@ -68,19 +67,20 @@ void StaticSwitch::evaluate(Cycle now) {
     has_pending_ = false;
     trace_route_input_ = route_.input;
   }
-  if (route_.outputs == 0 || in_buf_[route_.input].empty()) return;
+  InputBuffer& in = in_buf_[route_.input];
+  if (route_.outputs == 0 || in.count(0) == 0) return;
   for (unsigned p = 0; p < ports_; ++p)
     if ((route_.outputs >> p & 1) && out_[p].credits == 0) return;  // replicate in lockstep
-  const Flit f = in_buf_[route_.input].front();
+  const Flit& f = in.front(0);
   for (unsigned p = 0; p < ports_; ++p) {
     if (!(route_.outputs >> p & 1)) continue;
-    out_[p].link->send(f, now);
+    out_[p].link->send(f, now, out_[p].next_slot);
     --out_[p].credits;
     ++out_[p].flits;
     if (!trace_valid_.empty()) trace_valid_[p] = 1;
     ++net_.lane_of(lane_).flit_moves;
   }
-  in_buf_[route_.input].pop_front();
+  in.pop(0);
   --buffered_;
   in_links_[route_.input]->return_credit(0, now);
 }
@@ -91,7 +91,7 @@ Cycle StaticSwitch::next_work_cycle(Cycle now) const {
   if (buffered_ > 0) {
     // Blocked on credits, or waiting for a route: credits wake nobody, so keep evaluating
     // while the route's input holds flits; flits on other inputs wait for a configure().
-    if (route_.outputs != 0 && !in_buf_[route_.input].empty()) return now + 1;
+    if (route_.outputs != 0 && in_buf_[route_.input].count(0) > 0) return now + 1;
   }
   for (std::uint64_t bits = flit_pending_; bits; bits &= bits - 1)
     next = std::min(next, in_links_[__builtin_ctzll(bits)]->next_flit_cycle());

@@ -5,7 +5,6 @@
 // on other inputs wait in their buffers until a route selects them (the network blocks; it never
 // drops). A new route, written by the tile's core, takes effect config_cycles later.
 #pragma once
-#include <deque>
 #include <vector>
 
 #include "noc/clock.hpp"
@@ -57,13 +56,14 @@ class StaticSwitch : public ClockedModule {
   struct Output {
     Link* link = nullptr;
     unsigned credits = 0;
+    std::uint16_t next_slot = 0;  // Link::send
     std::uint64_t flits = 0;
   };
   unsigned ports_;
   StaticSwitchParams params_;
   NetworkContext& net_;
   std::vector<Link*> in_links_;
-  std::vector<std::deque<Flit>> in_buf_;
+  std::vector<InputBuffer> in_buf_;  // per input port, one VC
   std::vector<Output> out_;
   Route route_, pending_;
   bool has_pending_ = false;

@@ -203,7 +203,7 @@ std::vector<KeySpec> build_schema() {
       uint_key("ni.max_packet_flits", 16, 1, 65535, "flits",
                "longest packet the NI's packetizer makes",
                [](RunConfig& c, V v) { c.platform.system.ni.max_packet_flits = u32(v); }),
-      uint_key("ni.ejection_buffer_flits", 0, 0, kU32Max, "flits",
+      uint_key("ni.ejection_buffer_flits", 0, 0, 65535, "flits",
                "NI ejection buffer depth per VC; 0 = router.buffer_flits",
                [](RunConfig& c, V v) { c.platform.system.ni.ejection_buffer_flits = u32(v); }),
       uint_key("ni.send_overhead_cycles", 1, 1, kU32Max, "cycles",
