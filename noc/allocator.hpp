@@ -1,8 +1,8 @@
 // VC and switch allocators: replaceable parts of a router, chosen by name.
 #pragma once
 #include <cstdint>
-#include <functional>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -64,15 +64,36 @@ struct AllocatorShape {
   unsigned vcs;  // per port
 };
 
-using VcAllocatorEntry =
-    Registered<std::function<std::unique_ptr<VcAllocator>(const AllocatorShape&)>>;
-using SwitchAllocatorEntry =
-    Registered<std::function<std::unique_ptr<SwitchAllocator>(const AllocatorShape&)>>;
+// How an allocator is built: in memory its router provides (`bytes` of it, aligned to
+// kAllocatorAlign), inside the router's block of state, so that an evaluation touches the
+// allocators' state on lines next to the router's own (a large network's routers do not stay in
+// cache between cycles). An allocator keeps its state in those bytes, after itself.
+constexpr std::size_t kAllocatorAlign = 64;
+template <typename Allocator>
+struct AllocatorMaker {
+  std::size_t (*bytes)(const AllocatorShape&);
+  Allocator* (*build)(void* where, const AllocatorShape&);
+};
+using VcAllocatorEntry = Registered<AllocatorMaker<VcAllocator>>;
+using SwitchAllocatorEntry = Registered<AllocatorMaker<SwitchAllocator>>;
 
 const std::vector<VcAllocatorEntry>& vc_allocators();
 const std::vector<SwitchAllocatorEntry>& switch_allocators();
-std::unique_ptr<VcAllocator> make_vc_allocator(const std::string& name, const AllocatorShape& s);
-std::unique_ptr<SwitchAllocator> make_switch_allocator(const std::string& name,
-                                                       const AllocatorShape& s);
+// The maker called `name`, or ParamError naming router.vc_allocator / router.switch_allocator.
+const AllocatorMaker<VcAllocator>& vc_allocator_maker(const std::string& name);
+const AllocatorMaker<SwitchAllocator>& switch_allocator_maker(const std::string& name);
+
+// An allocator in memory of its own (tests, and users driving one by hand).
+template <typename Allocator>
+struct FreeAllocator {
+  void operator()(Allocator* a) const {
+    a->~Allocator();
+    ::operator delete(static_cast<void*>(a), std::align_val_t{kAllocatorAlign});
+  }
+};
+template <typename Allocator>
+using AllocatorPtr = std::unique_ptr<Allocator, FreeAllocator<Allocator>>;
+AllocatorPtr<VcAllocator> make_vc_allocator(const std::string& name, const AllocatorShape& s);
+AllocatorPtr<SwitchAllocator> make_switch_allocator(const std::string& name, const AllocatorShape& s);
 
 }  // namespace collnoc

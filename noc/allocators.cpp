@@ -24,10 +24,13 @@ inline unsigned rr_next(unsigned i, unsigned n) { return i + 1 == n ? 0 : i + 1;
 // the requesting input VC after its own pointer.
 class SeparableRoundRobinVcAllocator : public VcAllocator {
  public:
-  explicit SeparableRoundRobinVcAllocator(const AllocatorShape& s)
-      : shape_(s), state_(new std::uint16_t[s.ports + 3 * s.ports * s.vcs]) {
+  static std::size_t bytes(const AllocatorShape& s) {
+    return sizeof(SeparableRoundRobinVcAllocator) +
+           sizeof(std::uint16_t) * (s.ports + 3 * s.ports * s.vcs);
+  }
+  explicit SeparableRoundRobinVcAllocator(const AllocatorShape& s) : shape_(s) {
     const unsigned n = s.ports * s.vcs;
-    port_ptr_ = state_.get();
+    port_ptr_ = reinterpret_cast<std::uint16_t*>(this + 1);
     out_ptr_ = port_ptr_ + s.ports;
     best_ = out_ptr_ + n;
     touched_ = best_ + n;
@@ -78,7 +81,7 @@ class SeparableRoundRobinVcAllocator : public VcAllocator {
  private:
   static constexpr std::uint16_t kNone = 0xffff;  // (at most 64 ports x 32 VCs = 2048 inputs)
   AllocatorShape shape_;
-  std::unique_ptr<std::uint16_t[]> state_;
+  // In the bytes after the allocator:
   std::uint16_t* port_ptr_;  // per output port: next VC to hand out
   std::uint16_t* out_ptr_;   // per output VC: next input VC to favour
   std::uint16_t* best_;      // per output VC: the input VC it grants this cycle (kNone: none)
@@ -91,12 +94,16 @@ class SeparableRoundRobinVcAllocator : public VcAllocator {
 // Requests and requesters are bit sets: a pick is a mask and a count of trailing zeros.
 class SeparableRoundRobinSwitchAllocator : public SwitchAllocator {
  public:
+  static std::size_t bytes(const AllocatorShape& s) {
+    return sizeof(SeparableRoundRobinSwitchAllocator) +
+           sizeof(std::uint64_t) * (s.ports + (3 * s.ports + 7) / 8);
+  }
   explicit SeparableRoundRobinSwitchAllocator(const AllocatorShape& s) : shape_(s) {
     if (s.ports > kMaxRouterPorts)
       throw ParamError("topology", std::to_string(s.ports) + " ports", "at most 64");
     // Per port: requesters (8 bytes), then three 1-byte fields.
-    state_.reset(new std::uint64_t[s.ports + (3 * s.ports + 7) / 8]());
-    requesters_ = state_.get();
+    requesters_ = reinterpret_cast<std::uint64_t*>(this + 1);
+    std::fill_n(requesters_, s.ports + (3 * s.ports + 7) / 8, std::uint64_t{0});
     in_choice_ = reinterpret_cast<std::uint8_t*>(requesters_ + s.ports);
     in_ptr_ = in_choice_ + s.ports;
     out_ptr_ = in_ptr_ + s.ports;
@@ -135,7 +142,7 @@ class SeparableRoundRobinSwitchAllocator : public SwitchAllocator {
 
  private:
   AllocatorShape shape_;
-  std::unique_ptr<std::uint64_t[]> state_;
+  // In the bytes after the allocator:
   std::uint64_t* requesters_;  // per output: input ports asking for it (zero between cycles)
   std::uint8_t* in_choice_;    // per input port: the VC it chose this cycle
   std::uint8_t* in_ptr_;       // per input port: next VC to favour
@@ -144,10 +151,17 @@ class SeparableRoundRobinSwitchAllocator : public SwitchAllocator {
 
 }  // namespace
 
+// The maker of allocator class A (its state in the bytes after it).
+template <typename Base, typename A>
+constexpr AllocatorMaker<Base> maker() {
+  static_assert(alignof(A) <= kAllocatorAlign && sizeof(A) % alignof(std::uint64_t) == 0);
+  return {&A::bytes, [](void* where, const AllocatorShape& s) -> Base* { return new (where) A(s); }};
+}
+
 const std::vector<VcAllocatorEntry>& vc_allocators() {
   static const std::vector<VcAllocatorEntry> table = {
       {"round_robin", "separable input-first, round-robin arbiters at both stages",
-       [](const AllocatorShape& s) { return std::make_unique<SeparableRoundRobinVcAllocator>(s); }},
+       maker<VcAllocator, SeparableRoundRobinVcAllocator>()},
   };
   return table;
 }
@@ -155,20 +169,38 @@ const std::vector<VcAllocatorEntry>& vc_allocators() {
 const std::vector<SwitchAllocatorEntry>& switch_allocators() {
   static const std::vector<SwitchAllocatorEntry> table = {
       {"round_robin", "separable input-first, round-robin arbiters at both stages",
-       [](const AllocatorShape& s) {
-         return std::make_unique<SeparableRoundRobinSwitchAllocator>(s);
-       }},
+       maker<SwitchAllocator, SeparableRoundRobinSwitchAllocator>()},
   };
   return table;
 }
 
-std::unique_ptr<VcAllocator> make_vc_allocator(const std::string& name, const AllocatorShape& s) {
-  return lookup(vc_allocators(), name, "router.vc_allocator").make(s);
+const AllocatorMaker<VcAllocator>& vc_allocator_maker(const std::string& name) {
+  return lookup(vc_allocators(), name, "router.vc_allocator").make;
 }
 
-std::unique_ptr<SwitchAllocator> make_switch_allocator(const std::string& name,
-                                                       const AllocatorShape& s) {
-  return lookup(switch_allocators(), name, "router.switch_allocator").make(s);
+const AllocatorMaker<SwitchAllocator>& switch_allocator_maker(const std::string& name) {
+  return lookup(switch_allocators(), name, "router.switch_allocator").make;
+}
+
+namespace {
+template <typename Allocator>
+AllocatorPtr<Allocator> make_own(const AllocatorMaker<Allocator>& m, const AllocatorShape& s) {
+  void* where = ::operator new(m.bytes(s), std::align_val_t{kAllocatorAlign});
+  try {
+    return AllocatorPtr<Allocator>(m.build(where, s));
+  } catch (...) {
+    ::operator delete(where, std::align_val_t{kAllocatorAlign});
+    throw;
+  }
+}
+}  // namespace
+
+AllocatorPtr<VcAllocator> make_vc_allocator(const std::string& name, const AllocatorShape& s) {
+  return make_own(vc_allocator_maker(name), s);
+}
+
+AllocatorPtr<SwitchAllocator> make_switch_allocator(const std::string& name, const AllocatorShape& s) {
+  return make_own(switch_allocator_maker(name), s);
 }
 
 }  // namespace collnoc

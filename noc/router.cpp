@@ -28,16 +28,29 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
   validate(params_);
   if (ports > 64) throw ParamError("topology", std::to_string(ports) + " ports", "a router has at most 64");
   const AllocatorShape shape{ports, params.vcs};
-  vc_alloc_ = make_vc_allocator(params.vc_allocator, shape);
-  sw_alloc_ = make_switch_allocator(params.switch_allocator, shape);
+  const AllocatorMaker<VcAllocator>& vc_maker = vc_allocator_maker(params.vc_allocator);
+  const AllocatorMaker<SwitchAllocator>& sw_maker = switch_allocator_maker(params.switch_allocator);
+  const auto padded = [](std::size_t bytes) {  // an allocator and the room to align it
+    return bytes + kAllocatorAlign;
+  };
   const std::size_t n_vcs = static_cast<std::size_t>(ports) * params.vcs;
   const std::size_t words = (n_vcs + 63) / 64, n_slots = n_vcs * params.buffer_flits;
   storage_.reset(new unsigned char[
+      padded(vc_maker.bytes(shape)) + padded(sw_maker.bytes(shape)) +
       Array<Link*>::bytes(ports) + Array<std::uint64_t>::bytes(words) +
       Array<std::uint8_t>::bytes(n_vcs) + Array<OutputPort>::bytes(ports) +
       Array<OutputVc>::bytes(n_vcs) +
       Array<InputVc>::bytes(n_vcs) + Array<HeadRoute>::bytes(n_vcs) + Array<BufferSlot>::bytes(n_slots)]);
   unsigned char* at = storage_.get();
+  const auto place_allocator = [&](std::size_t bytes) {
+    at += (kAllocatorAlign - reinterpret_cast<std::uintptr_t>(at) % kAllocatorAlign) % kAllocatorAlign;
+    void* where = at;
+    at += bytes;
+    return where;
+  };
+  // The allocators first, then the arrays, the small ones first.
+  vc_alloc_ = vc_maker.build(place_allocator(vc_maker.bytes(shape)), shape);
+  sw_alloc_ = sw_maker.build(place_allocator(sw_maker.bytes(shape)), shape);
   in_links_.place(at, ports);
   nonempty_.place(at, words);
   port_of_.place(at, n_vcs);
@@ -58,6 +71,11 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
   // A router touches only itself, its links and its lane: any thread may evaluate it.
   set_parallel();
   set_prefetch_end(&routing_count_ + 1);
+}
+
+Router::~Router() {
+  if (vc_alloc_) vc_alloc_->~VcAllocator();
+  if (sw_alloc_) sw_alloc_->~SwitchAllocator();
 }
 
 void Router::connect_input(unsigned port, Link& link) {
@@ -156,9 +174,9 @@ void Router::cycle(Cycle now) {
 
   // Credits returned by the downstream buffers.
   const auto take_credits = [&](unsigned p) {
-    OutputPort& o = out_[p];
-    while (o.link->credit_ready<Shared>(now)) ++out_vc(p, o.link->take_credit()).credits;
-    return !o.link->has_credits<Shared>();
+    Link* link = out_[p].link;
+    while (link->credit_ready<Shared>(now)) ++out_vc(p, link->take_credit()).credits;
+    return !link->has_credits<Shared>();
   };
   if constexpr (Shared)
     for_each_pending_shared(credit_pending_, take_credits,

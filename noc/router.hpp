@@ -52,6 +52,7 @@ class Router : public ClockedModule {
  public:
   Router(sc_core::sc_module_name name, Clock& clock, RouterId id, unsigned ports,
          const RouterParams& params, const RoutingFunction& routing, NetworkContext& net);
+  ~Router() override;
 
   // Wiring. An input link brings flits into `port`; an output link takes them to a router
   // (`to_router`: counts a hop) or to an NI, whose buffers are `downstream_buffer_flits` per VC.
@@ -112,8 +113,8 @@ class Router : public ClockedModule {
     std::uint16_t credits = 0;
     std::uint16_t next_slot = 0;  // where its next flit lands in the downstream VC's buffer
   };
-  // An output port and its counters, on one line: sending a flit touches both.
-  struct alignas(64) OutputPort {
+  // An output port and its counters together: sending a flit touches both.
+  struct OutputPort {
     Link* link = nullptr;
     Cycle busy_since = 0;
     unsigned held_vcs = 0;
@@ -176,11 +177,11 @@ class Router : public ClockedModule {
   RouterParams params_;
   const RoutingFunction& routing_;
   NetworkContext& net_;
-  std::unique_ptr<VcAllocator> vc_alloc_;
-  std::unique_ptr<SwitchAllocator> sw_alloc_;
+  VcAllocator* vc_alloc_ = nullptr;  // in storage_
+  SwitchAllocator* sw_alloc_ = nullptr;
 
-  // The router's arrays live one after the other in one block (storage_), the small ones
-  // first: an evaluation touches a few neighbouring lines of it rather than a line in each of
+  // The router's allocators and arrays live one after the other in one block (storage_), the
+  // small arrays first: an evaluation touches a few neighbouring lines of it rather than a line in each of
   // separate allocations (a large network's routers do not stay in cache between cycles).
   template <typename T>
   class Array {
