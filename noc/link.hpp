@@ -4,10 +4,11 @@
 // The channel carries at most one flit per cycle, and so at most one credit per cycle back.
 //
 // The sender writes a flit straight into its slot of the receiver's input buffer (credit flow
-// control says the slot is free), stamped with its arrival cycle, and an arrival notice (its VC)
-// goes down a delay line; the receiver takes the notice in the arrival cycle and finds the flit
-// in place. So a flit is copied once per hop, not into the wire and out again: in a large
-// network each copy is a cache line that does not stay in cache between cycles.
+// control says the slot is free), stamped with its arrival cycle, and an arrival notice (its
+// VC, and what routing reads of a head) goes down a delay line; the receiver takes the notice in
+// the arrival cycle and finds the flit in place. So a flit is copied once per hop, not into the
+// wire and out again: in a large network each copy is a cache line that does not stay in cache
+// between cycles.
 #pragma once
 #include <string>
 #include <vector>
@@ -18,8 +19,8 @@
 
 namespace collnoc {
 
-// A flit in a receiver's input buffer and the cycle it arrived there. 56 bytes, on a cache line
-// of its own: unaligned, most slots would straddle two lines.
+// A flit in a receiver's input buffer and the cycle it arrived there, on a cache line of its
+// own: unaligned, most slots would straddle two lines.
 struct alignas(64) BufferSlot {
   Flit flit;
   Cycle arrived = 0;

@@ -90,9 +90,9 @@ class Router : public ClockedModule {
   enum class VcState : std::uint8_t { idle, routing, active };
   // An input VC: the state of the packet at its front and a ring over its share of the
   // router's slots (slots_[index * buffer_flits ...]; the upstream sender writes them, see
-  // Link). 16 bytes, four to a cache line: an
-  // evaluation reads every VC holding flits, and a large network's routers do not stay in cache
-  // between cycles. Its routing candidates sit apart (routes_): only a waiting head needs them.
+  // Link). 16 bytes, four to a cache line: an evaluation reads every VC holding flits, and a
+  // large network's routers do not stay in cache between cycles. Its routing candidates sit
+  // apart (routes_): only a waiting head needs them.
   struct InputVc {
     Cycle ready_cycle = 0;  // head may take part in allocation from this cycle on
     std::uint16_t head = 0, count = 0;
@@ -181,8 +181,9 @@ class Router : public ClockedModule {
   SwitchAllocator* sw_alloc_ = nullptr;
 
   // The router's allocators and arrays live one after the other in one block (storage_), the
-  // small arrays first: an evaluation touches a few neighbouring lines of it rather than a line in each of
-  // separate allocations (a large network's routers do not stay in cache between cycles).
+  // small arrays first: an evaluation touches a few neighbouring lines of it rather than a line
+  // in each of separate allocations (a large network's routers do not stay in cache between
+  // cycles).
   template <typename T>
   class Array {
    public:

@@ -246,6 +246,7 @@ TEST_CASE("cli: bad input is refused with exit 2, naming key and value", "[cli]"
   const std::vector<RefusedCase> cases = {
       {"run --set router.vcs=0", "router.vcs"},
       {"run --set router.buffer_flits=-2", "router.buffer_flits"},
+      {"run --set ni.ejection_buffer_flits=70000", "ni.ejection_buffer_flits"},
       {"run --set traffic.injection_rate=1.5", "traffic.injection_rate"},
       {"run --set traffic.injection_rate=-0.1", "traffic.injection_rate"},
       {"run --set no.such.key=1", "no.such.key"},

@@ -260,3 +260,22 @@ TEST_CASE("a random degree-4 graph with Up*/Down* routing runs at saturation wit
   require_conserved(out);
   CHECK(get<double>(out.report, "throughput.accepted_flits_per_node_cycle") > 0.02);
 }
+
+// A link's sender writes flits straight into the receiver's buffer: credits beyond its slots
+// would overwrite flits, so the wiring refuses them, whichever end is attached first.
+TEST_CASE("a link refuses a sender whose credits do not match the receiver's buffer", "[network]") {
+  Clock clock("clock", sc_core::sc_time(1, sc_core::SC_NS));
+  KaryNCube mesh({2, 2}, /*torus=*/false);  // router 0 port E (0) to router 1 port W (1)
+  RouterParams rp;  // 4 VCs x 4 flits
+  auto routing = make_routing("dor", mesh, rp.vcs_per_class());
+  NetworkContext net;
+  Router a("a", clock, 0, mesh.radix(), rp, *routing, net);
+  Router b("b", clock, 1, mesh.radix(), rp, *routing, net);
+  Link ok("ok"), more("more"), more_first("more_first");
+  a.connect_output(0, ok, rp.buffer_flits, /*to_router=*/true);
+  CHECK_NOTHROW(b.connect_input(1, ok));
+  a.connect_output(0, more, rp.buffer_flits + 1, /*to_router=*/true);
+  CHECK_THROWS_WITH(b.connect_input(1, more), Catch::Contains("more") && Catch::Contains("credits"));
+  b.connect_input(1, more_first);
+  CHECK_THROWS_AS(a.connect_output(0, more_first, 2 * rp.buffer_flits, true), std::logic_error);
+}
