@@ -94,6 +94,7 @@ struct FreeAllocator {
 template <typename Allocator>
 using AllocatorPtr = std::unique_ptr<Allocator, FreeAllocator<Allocator>>;
 AllocatorPtr<VcAllocator> make_vc_allocator(const std::string& name, const AllocatorShape& s);
-AllocatorPtr<SwitchAllocator> make_switch_allocator(const std::string& name, const AllocatorShape& s);
+AllocatorPtr<SwitchAllocator> make_switch_allocator(const std::string& name,
+                                                    const AllocatorShape& s);
 
 }  // namespace collnoc

@@ -155,7 +155,8 @@ class SeparableRoundRobinSwitchAllocator : public SwitchAllocator {
 template <typename Base, typename A>
 constexpr AllocatorMaker<Base> maker() {
   static_assert(alignof(A) <= kAllocatorAlign && sizeof(A) % alignof(std::uint64_t) == 0);
-  return {&A::bytes, [](void* where, const AllocatorShape& s) -> Base* { return new (where) A(s); }};
+  return {&A::bytes,
+          [](void* where, const AllocatorShape& s) -> Base* { return new (where) A(s); }};
 }
 
 const std::vector<VcAllocatorEntry>& vc_allocators() {
@@ -199,7 +200,8 @@ AllocatorPtr<VcAllocator> make_vc_allocator(const std::string& name, const Alloc
   return make_own(vc_allocator_maker(name), s);
 }
 
-AllocatorPtr<SwitchAllocator> make_switch_allocator(const std::string& name, const AllocatorShape& s) {
+AllocatorPtr<SwitchAllocator> make_switch_allocator(const std::string& name,
+                                                    const AllocatorShape& s) {
   return make_own(switch_allocator_maker(name), s);
 }
 

@@ -40,10 +40,12 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
       Array<Link*>::bytes(ports) + Array<std::uint64_t>::bytes(words) +
       Array<std::uint8_t>::bytes(n_vcs) + Array<OutputPort>::bytes(ports) +
       Array<OutputVc>::bytes(n_vcs) +
-      Array<InputVc>::bytes(n_vcs) + Array<HeadRoute>::bytes(n_vcs) + Array<BufferSlot>::bytes(n_slots)]);
+      Array<InputVc>::bytes(n_vcs) + Array<HeadRoute>::bytes(n_vcs) +
+      Array<BufferSlot>::bytes(n_slots)]);
   unsigned char* at = storage_.get();
   const auto place_allocator = [&](std::size_t bytes) {
-    at += (kAllocatorAlign - reinterpret_cast<std::uintptr_t>(at) % kAllocatorAlign) % kAllocatorAlign;
+    const std::size_t misalign = reinterpret_cast<std::uintptr_t>(at) % kAllocatorAlign;
+    if (misalign) at += kAllocatorAlign - misalign;
     void* where = at;
     at += bytes;
     return where;
@@ -80,8 +82,8 @@ Router::~Router() {
 
 void Router::connect_input(unsigned port, Link& link) {
   in_links_.at(port) = &link;
-  link.attach_receiver(this, port, &slots_[static_cast<std::size_t>(port) * params_.vcs * params_.buffer_flits],
-                       params_.vcs, params_.buffer_flits);
+  const std::size_t first = static_cast<std::size_t>(port) * params_.vcs * params_.buffer_flits;
+  link.attach_receiver(this, port, &slots_[first], params_.vcs, params_.buffer_flits);
 }
 
 void Router::connect_output(unsigned port, Link& link, unsigned downstream_buffer_flits,
@@ -338,7 +340,8 @@ void Router::traverse_switch(Cycle now) {
       if (ivc.count > 0) {  // the next packet's head is queued behind
         const BufferSlot& next = front(index);
         const Flit& h = next.flit;
-        start_head(index, Arrival{h.dst, h.packet, h.length, h.vc, h.vc_class}, next.arrived, now + 1);
+        start_head(index, Arrival{h.dst, h.packet, h.length, h.vc, h.vc_class}, next.arrived,
+                   now + 1);
       }
     }
   }
