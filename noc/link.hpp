@@ -36,6 +36,8 @@ struct Arrival {
   std::uint16_t length = 1;
   std::uint8_t vc = 0;
   std::uint8_t vc_class = 0;
+
+  static Arrival of(const Flit& f) { return Arrival{f.dst, f.packet, f.length, f.vc, f.vc_class}; }
 };
 
 struct LinkParams {
@@ -72,7 +74,7 @@ class alignas(64) Link {
   // woken for the flit's cycle.
   void send(const Flit& flit, Cycle now, std::uint16_t& next_slot) {
     deposit(flit, now, next_slot);
-    arrivals_.push(Arrival{flit.dst, flit.packet, flit.length, flit.vc, flit.vc_class}, now);
+    arrivals_.push(Arrival::of(flit), now);
     *receiver_flits_ |= std::uint64_t{1} << receiver_port_;
     clock_->wake(receiver_block_, now + arrivals_.latency());
   }
@@ -81,7 +83,7 @@ class alignas(64) Link {
   // port is flagged atomically and the clock wakes it afterwards.
   void send_shared(const Flit& flit, Cycle now, std::uint16_t& next_slot, Lane& lane) {
     deposit(flit, now, next_slot);
-    arrivals_.push<true>(Arrival{flit.dst, flit.packet, flit.length, flit.vc, flit.vc_class}, now);
+    arrivals_.push<true>(Arrival::of(flit), now);
     __atomic_fetch_or(receiver_flits_, std::uint64_t{1} << receiver_port_, __ATOMIC_RELEASE);
     lane.wakes.emplace_back(receiver_block_, now + arrivals_.latency());
   }

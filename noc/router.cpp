@@ -75,9 +75,10 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
   set_prefetch_end(&routing_count_ + 1);
 }
 
+// The allocators live in storage_ (freed after this body): only their destructors to run.
 Router::~Router() {
-  if (vc_alloc_) vc_alloc_->~VcAllocator();
-  if (sw_alloc_) sw_alloc_->~SwitchAllocator();
+  vc_alloc_->~VcAllocator();
+  sw_alloc_->~SwitchAllocator();
 }
 
 void Router::connect_input(unsigned port, Link& link) {
@@ -339,9 +340,7 @@ void Router::traverse_switch(Cycle now) {
       ivc.state = VcState::idle;
       if (ivc.count > 0) {  // the next packet's head is queued behind
         const BufferSlot& next = front(index);
-        const Flit& h = next.flit;
-        start_head(index, Arrival{h.dst, h.packet, h.length, h.vc, h.vc_class}, next.arrived,
-                   now + 1);
+        start_head(index, Arrival::of(next.flit), next.arrived, now + 1);
       }
     }
   }
