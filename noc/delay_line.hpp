@@ -51,16 +51,28 @@ class Ring {
 // entry written in cycle t is readable from t + latency > t, so what the reader takes in a cycle
 // does not depend on whether it already sees an entry being written in that cycle. Otherwise
 // the count is a plain integer.
-template <typename T>
+//
+// Up to `InlineEntries` entries live inside the line itself, beside its counts, so that writer
+// and reader touch one cache line per entry rather than two (a large network's links do not
+// stay in cache between cycles); a longer line keeps its entries in an allocation of their own.
+// The capacity is rounded up to a power of two, so that the positions are the counts masked.
+template <typename T, unsigned InlineEntries = 0>
 class DelayLine {
  public:
   DelayLine() = default;
   DelayLine(unsigned latency_cycles, std::size_t capacity) { reset(latency_cycles, capacity); }
+  DelayLine(const DelayLine&) = delete;
+  DelayLine& operator=(const DelayLine&) = delete;
+  ~DelayLine() { release(); }
   void reset(unsigned latency_cycles, std::size_t capacity) {
+    release();
+    std::size_t rounded = 1;
+    while (rounded < capacity) rounded *= 2;
     latency_ = latency_cycles;
-    slots_.reset(new Entry[capacity]());
-    capacity_ = static_cast<std::uint32_t>(capacity);
-    head_ = tail_ = popped_ = pushed_ = 0;
+    mask_ = static_cast<std::uint32_t>(rounded - 1);
+    if (on_heap()) store_.heap = new Entry[rounded]();
+    else store_ = Store{};
+    popped_ = pushed_ = 0;
   }
   unsigned latency() const { return latency_; }
   template <bool Shared = false>
@@ -69,29 +81,27 @@ class DelayLine {
   }
   template <bool Shared = false>
   bool empty() const { return size<Shared>() == 0; }
-  bool full() const { return size() == capacity_; }
+  bool full() const { return size() == std::size_t{mask_} + 1; }
   // Entry written in cycle `now` becomes readable in cycle now + latency.
   template <bool Shared = false>
   void push(const T& value, Cycle now) {
     assert(Shared || !full());
-    Entry& e = slots_[tail_];
-    if (++tail_ == capacity_) tail_ = 0;
+    Entry& e = entries()[pushed_ & mask_];
     e.ready = now + latency_;
     e.value = value;
     if (Shared) __atomic_store_n(&pushed_, pushed_ + 1, __ATOMIC_RELEASE);
     else ++pushed_;
   }
   template <bool Shared = false>
-  bool ready(Cycle now) const { return !empty<Shared>() && slots_[head_].ready <= now; }
+  bool ready(Cycle now) const { return !empty<Shared>() && head().ready <= now; }
   template <bool Shared = false>
-  Cycle next_ready() const { return empty<Shared>() ? kNever : slots_[head_].ready; }
-  const T& front() const { return slots_[head_].value; }
-  void pop() {
-    if (++head_ == capacity_) head_ = 0;
-    ++popped_;
-  }
+  Cycle next_ready() const { return empty<Shared>() ? kNever : head().ready; }
+  const T& front() const { return head().value; }
+  void pop() { ++popped_; }
+  // The reader's next entry (with the counts, when they share its line).
   void prefetch() const {
-    if (capacity_ != 0) __builtin_prefetch(&slots_[head_]);
+    __builtin_prefetch(this);
+    if (on_heap() && store_.heap) __builtin_prefetch(&head());
   }
 
  private:
@@ -99,12 +109,38 @@ class DelayLine {
     Cycle ready = 0;
     T value{};
   };
-  // 32 bytes, so that a link's two lines (flits, credits) share a cache line.
-  std::unique_ptr<Entry[]> slots_;
-  std::uint32_t capacity_ = 0;
-  unsigned latency_ = 1;
-  std::uint32_t head_ = 0, popped_ = 0;  // the reader's
-  std::uint32_t tail_ = 0, pushed_ = 0;  // the writer's; entries [popped_, pushed_) are readable
+  template <unsigned N, typename Unused = void>
+  union Storage {
+    Entry local[N];
+    Entry* heap;
+    Storage() : local{} {}
+  };
+  template <typename Unused>
+  union Storage<0, Unused> {
+    Entry* heap;
+    Storage() : heap(nullptr) {}
+  };
+  using Store = Storage<InlineEntries>;
+  bool on_heap() const { return mask_ >= InlineEntries; }
+  Entry* entries() {
+    if constexpr (InlineEntries > 0)
+      if (!on_heap()) return store_.local;
+    return store_.heap;
+  }
+  const Entry& head() const {
+    if constexpr (InlineEntries > 0)
+      if (!on_heap()) return store_.local[popped_ & mask_];
+    return store_.heap[popped_ & mask_];
+  }
+  void release() {
+    if (on_heap()) delete[] store_.heap;
+  }
+
+  Store store_;
+  std::uint32_t mask_ = 0;  // capacity - 1
+  std::uint32_t latency_ = 1;
+  std::uint32_t popped_ = 0;  // the reader's
+  std::uint32_t pushed_ = 0;  // the writer's; entries [popped_, pushed_) are readable
 };
 
 }  // namespace collnoc

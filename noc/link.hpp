@@ -40,6 +40,8 @@ struct Arrival {
   static Arrival of(const Flit& f) { return Arrival{f.dst, f.packet, f.length, f.vc, f.vc_class}; }
 };
 
+static_assert(sizeof(DelayLine<Arrival, 2>) == 64, "a 1-cycle link's notices: one cache line");
+
 struct LinkParams {
   unsigned latency_cycles = 1;         // flit: sender's cycle to receiver's buffer
   unsigned credit_latency_cycles = 1;  // credit: receiver's cycle to sender's counter
@@ -141,19 +143,20 @@ class alignas(64) Link {
   }
   void check_depth() const;
 
-  // Two cache lines, one for each direction, so that each end touches one line of the link per
-  // flit or credit (the links of a large network do not stay in cache between cycles): what
-  // sending a flit and taking its notice use, then what returning a credit and taking it use;
-  // the name and parameters last.
-  alignas(64) DelayLine<Arrival> arrivals_;
+  // Two cache lines. The first is the notices' line, their entries inside it (for a 1-cycle
+  // link): the sender writes it and the receiver reads it, one line per flit. The second holds
+  // the credits' line (its entries apart: a sleeping sender may leave every slot's credit
+  // waiting) and what the two ends need to reach each other: the receiver's buffer, flag word
+  // and clock for a flit, the sender's flag word for a credit. The name and parameters last.
+  alignas(64) DelayLine<Arrival, 2> arrivals_;
+  alignas(64) DelayLine<std::uint8_t> credits_;
+  std::uint64_t* sender_credits_ = nullptr;   // the sender's credit_flags()
   BufferSlot* buffer_ = nullptr;              // the receiver's
   Clock* clock_ = nullptr;
   std::uint64_t* receiver_flits_ = nullptr;   // the receiver's flit_flags()
   unsigned receiver_block_ = 0;               // the receiver's index at the clock
   std::uint16_t depth_ = 0;                   // the receiver's slots per VC
   std::uint8_t receiver_port_ = 0;
-  alignas(64) DelayLine<std::uint8_t> credits_;
-  std::uint64_t* sender_credits_ = nullptr;   // the sender's credit_flags()
   std::uint8_t sender_port_ = 0;
   unsigned receiver_vcs_ = 0, sender_vcs_ = 0, sender_credits_per_vc_ = 0;  // wiring checks
   std::string name_;
