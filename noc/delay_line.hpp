@@ -4,7 +4,6 @@
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 #include "noc/types.hpp"
@@ -98,7 +97,7 @@ class DelayLine {
   Cycle next_ready() const { return empty<Shared>() ? kNever : head().ready; }
   const T& front() const { return head().value; }
   void pop() { ++popped_; }
-  // The reader's next entry (with the counts, when they share its line).
+  // What the reader reads next: the counts, and its entry if that is apart.
   void prefetch() const {
     __builtin_prefetch(this);
     if (on_heap() && store_.heap) __builtin_prefetch(&head());

@@ -119,14 +119,8 @@ class alignas(64) Link {
   }
   // What the receiver reads of a flagged input (the notice), and the sender of a flagged output
   // (the credits).
-  void prefetch_arrivals() const {
-    __builtin_prefetch(&arrivals_);
-    arrivals_.prefetch();
-  }
-  void prefetch_credits() const {
-    __builtin_prefetch(&credits_);
-    credits_.prefetch();
-  }
+  void prefetch_arrivals() const { arrivals_.prefetch(); }
+  void prefetch_credits() const { credits_.prefetch(); }
 
   template <bool Shared = false>
   Cycle next_flit_cycle() const { return arrivals_.next_ready<Shared>(); }
