@@ -60,11 +60,37 @@ unsigned Clock::attach(ClockedModule* block) {
     wheel_.assign(kWheel * awake_.size(), 0);  // blocks are attached before anything is due
   }
   awake_[index >> 6] |= std::uint64_t{1} << (index & 63);
+  wave_rows_.clear();  // its place in the rows is unknown
   return index;
+}
+
+bool Clock::set_wave_rows(std::vector<std::vector<unsigned>> rows, bool always) {
+  wave_rows_.clear();
+  if (rows.size() < 2) return false;
+  std::vector<bool> seen(blocks_.size(), false);
+  std::size_t n = 0;
+  std::vector<std::vector<WaveWord>> words;
+  for (const std::vector<unsigned>& row : rows) {
+    std::vector<WaveWord>& w = words.emplace_back();
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      const unsigned b = row[i];
+      if (b >= blocks_.size() || seen[b] || (i > 0 && b < row[i - 1]) || blocks_[b]->always_on_)
+        return false;
+      seen[b] = true;
+      ++n;
+      if (w.empty() || w.back().word != b >> 6) w.push_back(WaveWord{b >> 6, 0});
+      w.back().mask |= std::uint64_t{1} << (b & 63);
+    }
+  }
+  if (n != blocks_.size()) return false;
+  wave_rows_ = std::move(words);
+  wave_always_ = always;
+  return true;
 }
 
 void Clock::keep_awake(unsigned block) {
   awake_[block >> 6] |= std::uint64_t{1} << (block & 63);
+  wave_rows_.clear();  // watched every cycle (waves on a VCD, or the every-cycle check)
 }
 
 void Clock::schedule_edge(Cycle cycle) {
@@ -75,6 +101,10 @@ void Clock::schedule_edge(Cycle cycle) {
 }
 
 void Clock::wake_earlier(unsigned block, Cycle cycle) {
+  if (waving_) {  // run_waves schedules the next edge when the wave is done
+    enqueue(block, cycle);
+    return;
+  }
   // A wake-up is always for a later cycle: what is sent in a cycle is readable in the next at
   // the earliest. (After the edge of `now` has run, now + 1 is the earliest edge there is.)
   const Cycle now = this->now();
@@ -125,6 +155,13 @@ void Clock::on_edge() {
     const auto [cycle, block] = later_.top();
     later_.pop();
     if (due_[block] == cycle) enqueue(block, cycle);
+  }
+  // Waves where the cycle would be evaluated on one thread anyway (in waves on two, the rows
+  // of a wave would wait on each other).
+  if (!wave_rows_.empty() && wave_end_ >= now + 2 &&
+      (wave_always_ || (threads_ == 1 && blocks_.size() >= kMinWaveBlocks))) {
+    run_waves(now, std::min(wave_end_, now + kWaveCycles));
+    return;
   }
   // Evaluate the awake blocks in index order (on a parallel cycle, the parallel ones first).
   // Wake-ups made while evaluating are for later cycles (links have a latency of at least one
@@ -177,6 +214,61 @@ void Clock::on_edge() {
                       .count(),
                   awake_blocks);
   if (any_awake) schedule_edge(now + 1);
+  else if (const Cycle next = next_wakeup(); next != kNever) schedule_edge(next);
+}
+
+static_assert(Clock::kWaveCycles <= 32, "a wave's wake-ups must not wrap round the wheel");
+
+void Clock::run_waves(Cycle first, Cycle end) {
+  // The wheel works as on every edge: a row takes its blocks due at its cycle from the wheel's
+  // slot for that cycle, and wake-ups go onto the wheel (a wave is at most half of it long, so
+  // they do not wrap round onto a slot still in use).
+  waving_ = true;
+  const std::size_t words = awake_.size();
+  const std::size_t rows = wave_rows_.size();
+  const std::size_t cycles = end - first;
+  const bool prefetch = blocks_.size() >= kPrefetchBlocks;  // as on every edge
+  bool any_awake = false;  // (after_evaluation's; the wave's end looks at every block)
+  // Wave k: row r at cycle first + k - r, the rows from the highest down, so that row r + 1
+  // has done cycle t - 1 and row r - 1 cycle t when row r does cycle t.
+  for (std::size_t k = 0; k + 1 < rows + cycles; ++k) {
+    const std::size_t lowest = k + 1 >= cycles ? k + 1 - cycles : 0;
+    for (std::size_t r = std::min(k, rows - 1) + 1; r-- > lowest;) {
+      const Cycle now = first + (k - r);
+      std::uint64_t* slot = &wheel_[(now % kWheel) * words];
+      const auto evaluate = [&](unsigned index) {
+        ClockedModule& block = *blocks_[index];
+        block.evaluate(now);
+        after_evaluation(index, now, block.always_on_ ? now + 1 : block.next_work_cycle(now),
+                         any_awake);
+      };
+      order_.clear();
+      for (const WaveWord& ww : wave_rows_[r]) {
+        if (const std::uint64_t due = slot[ww.word] & ww.mask) {
+          for (std::uint64_t bits = due; bits; bits &= bits - 1)
+            due_[ww.word * 64 + __builtin_ctzll(bits)] = kNever;
+          slot[ww.word] &= ~due;
+          awake_[ww.word] |= due;
+        }
+        for (std::uint64_t bits = awake_[ww.word] & ww.mask; bits; bits &= bits - 1) {
+          const unsigned index = ww.word * 64 + static_cast<unsigned>(__builtin_ctzll(bits));
+          if (prefetch) order_.push_back(index);
+          else evaluate(index);
+        }
+      }
+      if (!prefetch) continue;
+      const std::size_t n = order_.size();
+      prefetch_ahead(order_.data(), n);
+      for (std::size_t i = 0; i < n; ++i) {
+        prefetch_for(order_.data(), i, n);
+        evaluate(order_[i]);
+      }
+    }
+  }
+  waving_ = false;
+  last_edge_ = end - 1;
+  any_awake = std::any_of(awake_.begin(), awake_.end(), [](std::uint64_t w) { return w != 0; });
+  if (any_awake) schedule_edge(end);
   else if (const Cycle next = next_wakeup(); next != kNever) schedule_edge(next);
 }
 

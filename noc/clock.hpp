@@ -82,9 +82,38 @@ class Clock : public sc_core::sc_module {
   // prefetch_state).
   void set_prefetch_span(unsigned block, std::size_t begin, std::size_t end);
 
+  // Wavefront evaluation. A large network's state does not stay in cache from one cycle to the
+  // next; but a block of cycle t reads only what its neighbours sent by cycle t - 1, so the
+  // clock may run a band of rows several cycles ahead of the rows behind it, and fetch each
+  // row's state once for several cycles. `rows` hold every block once, in index order within
+  // a row, and every link joins blocks of the same or adjacent rows (breadth-first levels of
+  // the network do). Row r at cycle t is evaluated after rows r - 1 and r + 1 at cycle t - 1
+  // and row r - 1 at cycle t: each link's two ends are then exactly as evaluating whole cycles,
+  // row after row, leaves them, so the results are the same. Only for blocks that nothing else
+  // looks at between cycles (synthetic traffic, no cores, no waves on a VCD): a block attached
+  // later, or one evaluated every cycle (ClockedModule::set_always_on), keeps it off. Used on
+  // one thread in networks of kMinWaveBlocks blocks or more, or `always` (sim.waves = on).
+  // Returns false (and keeps it off) if `rows` do not hold every block once.
+  static constexpr std::size_t kMinWaveBlocks = 1024;  // 512 routers and their NIs
+  static constexpr Cycle kWaveCycles = 8;              // cycles per wave
+  bool set_wave_rows(std::vector<std::vector<unsigned>> rows, bool always = false);
+  // Cycles before `end` may be evaluated in waves (the run control's next stop: nothing may look
+  // at the blocks before it). 0: none.
+  void set_wave_end(Cycle end) { wave_end_ = end; }
+
  private:
   void wake_earlier(unsigned block, Cycle cycle);
   void on_edge();
+  // Evaluates cycles [first, end) in waves of rows (see set_wave_rows).
+  void run_waves(Cycle first, Cycle end);
+  bool wave_always_ = false;
+  struct WaveWord {  // a row's blocks in one word of the clock's bit sets
+    unsigned word;
+    std::uint64_t mask;
+  };
+  std::vector<std::vector<WaveWord>> wave_rows_;
+  Cycle wave_end_ = 0;
+  bool waving_ = false;  // in run_waves: a wake-up goes onto the wheel, and no edge is scheduled
   void schedule_edge(Cycle cycle);
 
   sc_core::sc_time period_;

@@ -1,5 +1,6 @@
 #include "platforms/noc_system.hpp"
 
+#include <algorithm>
 #include <sstream>
 #include <thread>
 
@@ -94,6 +95,39 @@ void NocSystem::attach_traffic(const TrafficParams& traffic, std::uint64_t seed)
   pattern_ = make_traffic_pattern(*topology_, traffic_);
   payload_ = make_payload_generator(traffic_.payload);
   for (auto& ni : nis_) ni->set_traffic(traffic_, *pattern_, *payload_, seed);
+  if (params_.waves != WaveMode::off) clock_.set_wave_rows(wave_rows(), params_.waves == WaveMode::on);
+}
+
+// The network's blocks by breadth-first level from router 0 (a link joins routers of the same
+// or adjacent levels), each router with its NIs; in block order within a level.
+std::vector<std::vector<unsigned>> NocSystem::wave_rows() const {
+  const Topology& topo = *topology_;
+  const unsigned n = topo.num_routers();
+  std::vector<std::vector<RouterId>> adjacent(n);  // both directions of every link
+  for (RouterId r = 0; r < n; ++r)
+    for (unsigned p = 0; p < topo.network_ports(); ++p)
+      if (const PortPeer& q = topo.peer(r, p); q.connected()) {
+        adjacent[r].push_back(q.router);
+        adjacent[q.router].push_back(r);
+      }
+  std::vector<unsigned> level(n, ~0u);
+  std::vector<RouterId> queue{0};
+  level[0] = 0;
+  for (std::size_t i = 0; i < queue.size(); ++i)
+    for (RouterId q : adjacent[queue[i]])
+      if (level[q] == ~0u) {
+        level[q] = level[queue[i]] + 1;
+        queue.push_back(q);
+      }
+  if (queue.size() != n) return {};  // not connected: no waves
+  std::vector<std::vector<unsigned>> rows(level[queue.back()] + 1);
+  for (RouterId r = 0; r < n; ++r) {
+    rows[level[r]].push_back(routers_[r]->block_index());
+    for (unsigned i = 0; i < topo.endpoints_per_router(); ++i)
+      rows[level[r]].push_back(nis_[topo.endpoint_at(r, i)]->block_index());
+  }
+  for (std::vector<unsigned>& row : rows) std::sort(row.begin(), row.end());
+  return rows;
 }
 
 void NocSystem::attach_firmware(Firmware& program) {

@@ -13,6 +13,9 @@
 
 namespace collnoc {
 
+// sim.waves: when the clock may evaluate a synthetic-traffic network in waves (Clock::set_wave_rows).
+enum class WaveMode : std::uint8_t { automatic, on, off };
+
 struct SystemParams {
   RouterParams router;
   LinkParams link;     // router to router
@@ -23,6 +26,7 @@ struct SystemParams {
   double clock_period_ns = 1.0;
   bool activity_driven = true;  // idle blocks sleep; false evaluates every block every cycle
   unsigned threads = 0;         // evaluating the routers of a busy cycle; 0: automatic
+  WaveMode waves = WaveMode::automatic;  // synthetic traffic: evaluation in waves (Clock)
 };
 
 // What sim.threads = 0 means on this machine: 2 threads if it has 2 or more cores, else 1.
@@ -80,6 +84,8 @@ class NocSystem : public sc_core::sc_module {
   virtual void report(Report&) const {}
 
  protected:
+  // The rows of blocks the clock may evaluate in waves (Clock::set_wave_rows).
+  std::vector<std::vector<unsigned>> wave_rows() const;
   // Called by attach_firmware once the cores exist (to bind them to added blocks).
   virtual void on_cores_attached() {}
   // Traces the added blocks of node `r` into `tf` and lists them in its GTKWave group.

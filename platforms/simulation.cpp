@@ -79,6 +79,10 @@ RunOutcome Simulation::run() {
     const Cycle now0 = clock.now();
     Cycle target = std::min(now0 + chunk, stop);
     if (!firmware_ && now0 < window_end) target = std::min(target, window_end);
+    // Before the window ends nothing stops a synthetic run early, so the clock may evaluate
+    // up to this chunk's end in waves (Clock::set_wave_rows); after it, a delivery may end the
+    // run on its cycle.
+    clock.set_wave_end(!firmware_ && target <= window_end ? target : 0);
     if (target > now0) sc_start(clock.at(target) - sc_time_stamp());
     const Cycle now = clock.now();
     if (finished(now)) {

@@ -378,6 +378,18 @@ std::vector<KeySpec> build_schema() {
                "threads that evaluate the routers of a busy cycle (identical results for any "
                "number); 0 = automatic: 2 if the machine has 2 or more cores, else 1",
                [](RunConfig& c, V v) { c.platform.system.threads = u32(v); }),
+      enum_key("sim.waves", "auto",
+               "synthetic traffic: evaluate the network in waves, a band of its rows several "
+               "cycles ahead of the rows behind it, so that each row's state is fetched once for "
+               "several cycles (identical results). auto: on one thread (sim.threads = 1, or a "
+               "1-core machine) in networks of 512 routers or more; on: whenever the run allows; "
+               "off: cycle by cycle",
+               [] { return std::vector<std::string>{"auto", "on", "off"}; },
+               [](RunConfig& c, V v) {
+                 const std::string w = text(v);
+                 c.platform.system.waves = w == "on" ? WaveMode::on
+                                           : w == "off" ? WaveMode::off : WaveMode::automatic;
+               }),
       real_key("sim.clock_period_ns", 1.0, 0.001, 1e6, false, "ns",
                "network clock period, one cycle (rounded to 1 ps)",
                [](RunConfig& c, V v) { c.platform.system.clock_period_ns = real(v); }),

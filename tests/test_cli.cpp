@@ -95,23 +95,60 @@ TEST_CASE("cli: same config and seed give identical results", "[cli]") {
         without_wall_time(read_json(c))["latency_cycles"]);
 }
 
+namespace {
+
+// Runs `kSmall extra` twice, once with each of two settings, and requires the same results
+// (configuration and wall time aside); returns the first run's.
+nlohmann::json require_same_results(const std::string& extra, const std::string& setting_a,
+                                    const std::string& setting_b) {
+  INFO(extra);
+  const std::string a = temp_path("a.json"), b = temp_path("b.json");
+  const std::string args = std::string("run ") + kSmall + " " + extra;
+  REQUIRE(run_collnoc(args + " --set " + setting_a + " --out " + a).status == 0);
+  REQUIRE(run_collnoc(args + " --set " + setting_b + " --out " + b).status == 0);
+  auto ja = without_wall_time(read_json(a)), jb = without_wall_time(read_json(b));
+  ja.erase("config");
+  jb.erase("config");
+  CHECK(ja == jb);
+  return ja;
+}
+
+}  // namespace
+
 TEST_CASE("cli: sleeping idle blocks gives the results of evaluating every cycle", "[cli]") {
   for (const char* extra : {"--set traffic.injection_rate=0.02",
                             "--set traffic.injection_rate=0.4 --set topology.kind=torus",
                             "--set workload.kind=all_pairs --set workload.message_words=40",
                             "--set ni.compression.policy=selective --set traffic.payload=small_ints "
                             "--set ni.codec_latency_cycles=20 --set traffic.injection_rate=0.2 "
-                            "--set ni.congestion_window_cycles=50"}) {
-    INFO(extra);
-    const std::string a = temp_path("lazy.json"), b = temp_path("eager.json");
-    const std::string args = std::string("run ") + kSmall + " " + extra;
-    REQUIRE(run_collnoc(args + " --set sim.activity_driven=true --out " + a).status == 0);
-    REQUIRE(run_collnoc(args + " --set sim.activity_driven=false --out " + b).status == 0);
-    auto ja = without_wall_time(read_json(a)), jb = without_wall_time(read_json(b));
-    ja.erase("config");
-    jb.erase("config");
-    CHECK(ja == jb);
+                            "--set ni.congestion_window_cycles=50"})
+    require_same_results(extra, "sim.activity_driven=true", "sim.activity_driven=false");
+}
+
+TEST_CASE("cli: evaluating in waves gives the results of evaluating cycle by cycle", "[cli]") {
+  // Drains past the window (cycle by cycle there), 2-cycle links and credits, a torus's
+  // wrap-round links, adaptive VCT, an irregular graph, NI codecs with latency, saturation.
+  for (const char* extra :
+       {"--set traffic.injection_rate=0.1 --set topology.k=6",
+        "--set topology.kind=torus --set topology.k=5 --set routing.algorithm=adaptive "
+        "--set router.switching=vct --set router.buffer_flits=6 --set link.latency_cycles=2 "
+        "--set link.credit_latency_cycles=2 --set traffic.injection_rate=0.3",
+        "--set platform=irregular --set topology.kind=random --set topology.nodes=24 "
+        "--set topology.degree=3 --set routing.algorithm=updown --set traffic.injection_rate=0.2",
+        "--set ni.compression.policy=selective --set traffic.payload=small_ints "
+        "--set ni.codec_latency_cycles=20 --set traffic.injection_rate=0.2",
+        "--set traffic.injection_rate=0.7 --set sim.max_cycles=3000"}) {
+    const nlohmann::json j = require_same_results(extra, "sim.waves=on", "sim.waves=off");
+    CHECK(j["packets"]["delivered"].get<std::uint64_t>() > 100);
   }
+}
+
+TEST_CASE("cli: sim.waves refuses a value it does not know", "[cli]") {
+  Result r = run_collnoc("run --set sim.waves=sometimes --quiet");
+  INFO(r.output);
+  CHECK(r.status == 2);
+  CHECK(r.output.find("sim.waves") != std::string::npos);
+  CHECK(r.output.find("sometimes") != std::string::npos);
 }
 
 TEST_CASE("cli: past saturation the run ends, accepts less than offered, loses nothing", "[cli]") {
