@@ -136,13 +136,7 @@ void Clock::on_edge() {
   edge_cycle_ = kNever;
   last_edge_ = now;
   const std::size_t words = awake_.size();
-  std::uint64_t* slot = &wheel_[(now % kWheel) * words];
-  for (std::size_t w = 0; w < words; ++w) {
-    for (std::uint64_t bits = slot[w]; bits; bits &= bits - 1)
-      due_[w * 64 + __builtin_ctzll(bits)] = kNever;
-    awake_[w] |= slot[w];
-    slot[w] = 0;
-  }
+  for (std::size_t w = 0; w < words; ++w) take_due(now, w, ~std::uint64_t{0});
   while (!later_.empty() && later_.top().first <= now) {
     const auto [cycle, block] = later_.top();
     later_.pop();
@@ -184,37 +178,61 @@ void Clock::on_edge() {
       if (parallel) evaluate_in_parallel(now, any_awake);
     }
   }
-  const auto evaluate = [&](unsigned index) {
-    ClockedModule& block = *blocks_[index];
-    block.evaluate(now);
-    after_evaluation(index, now, block.always_on_ ? now + 1 : block.next_work_cycle(now), any_awake);
-  };
-  if (blocks_.size() < kPrefetchBlocks) {
-    for (std::size_t w = 0; w < words; ++w)
-      for (std::uint64_t bits = awake_[w] & ~evaluated_[w]; bits; bits &= bits - 1)
-        evaluate(static_cast<unsigned>(w * 64 + __builtin_ctzll(bits)));
-  } else {
-    // Large networks outgrow the caches: fetch the state of the block two ahead of the one
-    // evaluated (small ones stay cached, and the prefetches would only cost instructions).
-    order_.clear();
-    for (std::size_t w = 0; w < words; ++w)
-      for (std::uint64_t bits = awake_[w] & ~evaluated_[w]; bits; bits &= bits - 1)
-        order_.push_back(static_cast<unsigned>(w * 64 + __builtin_ctzll(bits)));
-    const std::size_t n = order_.size();
-    prefetch_ahead(order_.data(), n);
-    for (std::size_t k = 0; k < n; ++k) {
-      prefetch_for(order_.data(), k, n);
-      evaluate(order_[k]);
-    }
-  }
+  evaluate_serially(now, [&](auto&& f) {
+    for (std::size_t w = 0; w < words; ++w) f(w, ~evaluated_[w]);
+  }, any_awake);
   if (parallel) std::fill(evaluated_.begin(), evaluated_.end(), 0);
   if (timed)
     record_timing(parallel,
                   std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start)
                       .count(),
                   awake_blocks);
-  if (any_awake) schedule_edge(now + 1);
-  else if (const Cycle next = next_wakeup(); next != kNever) schedule_edge(next);
+  schedule_next_edge(now + 1, any_awake);
+}
+
+void Clock::take_due(Cycle cycle, std::size_t word, std::uint64_t mask) {
+  std::uint64_t& slot = wheel_[(cycle % kWheel) * awake_.size() + word];
+  const std::uint64_t due = slot & mask;
+  if (!due) return;
+  for (std::uint64_t bits = due; bits; bits &= bits - 1)
+    due_[word * 64 + __builtin_ctzll(bits)] = kNever;
+  awake_[word] |= due;
+  slot &= ~due;
+}
+
+template <typename ForEachWord>
+void Clock::evaluate_serially(Cycle now, ForEachWord&& for_each_word, bool& any_awake) {
+  const auto evaluate = [&](unsigned index) {
+    ClockedModule& block = *blocks_[index];
+    block.evaluate(now);
+    after_evaluation(index, now, block.always_on_ ? now + 1 : block.next_work_cycle(now),
+                     any_awake);
+  };
+  if (blocks_.size() < kPrefetchBlocks) {
+    for_each_word([&](std::size_t w, std::uint64_t mask) {
+      for (std::uint64_t bits = awake_[w] & mask; bits; bits &= bits - 1)
+        evaluate(static_cast<unsigned>(w * 64 + __builtin_ctzll(bits)));
+    });
+    return;
+  }
+  // Large networks outgrow the caches: fetch the state of the block two ahead of the one
+  // evaluated (small ones stay cached, and the prefetches would only cost instructions).
+  order_.clear();
+  for_each_word([&](std::size_t w, std::uint64_t mask) {
+    for (std::uint64_t bits = awake_[w] & mask; bits; bits &= bits - 1)
+      order_.push_back(static_cast<unsigned>(w * 64 + __builtin_ctzll(bits)));
+  });
+  const std::size_t n = order_.size();
+  prefetch_ahead(order_.data(), n);
+  for (std::size_t k = 0; k < n; ++k) {
+    prefetch_for(order_.data(), k, n);
+    evaluate(order_[k]);
+  }
+}
+
+void Clock::schedule_next_edge(Cycle next, bool any_awake) {
+  if (any_awake) schedule_edge(next);
+  else if (const Cycle wakeup = next_wakeup(); wakeup != kNever) schedule_edge(wakeup);
 }
 
 static_assert(Clock::kWaveCycles <= 32, "a wave's wake-ups must not wrap round the wheel");
@@ -224,52 +242,26 @@ void Clock::run_waves(Cycle first, Cycle end) {
   // slot for that cycle, and wake-ups go onto the wheel (a wave is at most half of it long, so
   // they do not wrap round onto a slot still in use).
   waving_ = true;
-  const std::size_t words = awake_.size();
   const std::size_t rows = wave_rows_.size();
   const std::size_t cycles = end - first;
-  const bool prefetch = blocks_.size() >= kPrefetchBlocks;  // as on every edge
-  bool any_awake = false;  // (after_evaluation's; the wave's end looks at every block)
+  bool awake_after = false;  // (only after the wave does a block's awake bit say "next cycle")
   // Wave k: row r at cycle first + k - r, the rows from the highest down, so that row r + 1
   // has done cycle t - 1 and row r - 1 cycle t when row r does cycle t.
   for (std::size_t k = 0; k + 1 < rows + cycles; ++k) {
     const std::size_t lowest = k + 1 >= cycles ? k + 1 - cycles : 0;
     for (std::size_t r = std::min(k, rows - 1) + 1; r-- > lowest;) {
       const Cycle now = first + (k - r);
-      std::uint64_t* slot = &wheel_[(now % kWheel) * words];
-      const auto evaluate = [&](unsigned index) {
-        ClockedModule& block = *blocks_[index];
-        block.evaluate(now);
-        after_evaluation(index, now, block.always_on_ ? now + 1 : block.next_work_cycle(now),
-                         any_awake);
-      };
-      order_.clear();
-      for (const WaveWord& ww : wave_rows_[r]) {
-        if (const std::uint64_t due = slot[ww.word] & ww.mask) {
-          for (std::uint64_t bits = due; bits; bits &= bits - 1)
-            due_[ww.word * 64 + __builtin_ctzll(bits)] = kNever;
-          slot[ww.word] &= ~due;
-          awake_[ww.word] |= due;
-        }
-        for (std::uint64_t bits = awake_[ww.word] & ww.mask; bits; bits &= bits - 1) {
-          const unsigned index = ww.word * 64 + static_cast<unsigned>(__builtin_ctzll(bits));
-          if (prefetch) order_.push_back(index);
-          else evaluate(index);
-        }
-      }
-      if (!prefetch) continue;
-      const std::size_t n = order_.size();
-      prefetch_ahead(order_.data(), n);
-      for (std::size_t i = 0; i < n; ++i) {
-        prefetch_for(order_.data(), i, n);
-        evaluate(order_[i]);
-      }
+      const std::vector<WaveWord>& row = wave_rows_[r];
+      for (const WaveWord& ww : row) take_due(now, ww.word, ww.mask);
+      evaluate_serially(now, [&](auto&& f) {
+        for (const WaveWord& ww : row) f(ww.word, ww.mask);
+      }, awake_after);
     }
   }
   waving_ = false;
   last_edge_ = end - 1;
-  any_awake = std::any_of(awake_.begin(), awake_.end(), [](std::uint64_t w) { return w != 0; });
-  if (any_awake) schedule_edge(end);
-  else if (const Cycle next = next_wakeup(); next != kNever) schedule_edge(next);
+  awake_after = std::any_of(awake_.begin(), awake_.end(), [](std::uint64_t w) { return w != 0; });
+  schedule_next_edge(end, awake_after);
 }
 
 void Clock::set_prefetch_span(unsigned block, std::size_t begin, std::size_t end) {

@@ -106,6 +106,14 @@ class Clock : public sc_core::sc_module {
   void on_edge();
   // Evaluates cycles [first, end) in waves of rows (see set_wave_rows).
   void run_waves(Cycle first, Cycle end);
+  // The blocks of `word` (those in `mask`) due at `cycle` on the wheel are awake.
+  void take_due(Cycle cycle, std::size_t word, std::uint64_t mask);
+  // Evaluates at `now`, on this thread and in index order, the awake blocks of the words
+  // for_each_word(f) names (f(word, mask)), prefetching ahead in large networks.
+  template <typename ForEachWord>
+  void evaluate_serially(Cycle now, ForEachWord&& for_each_word, bool& any_awake);
+  // The next edge: `next` if a block stayed awake, else the first wake-up due.
+  void schedule_next_edge(Cycle next, bool any_awake);
   bool wave_always_ = false;
   struct WaveWord {  // a row's blocks in one word of the clock's bit sets
     unsigned word;

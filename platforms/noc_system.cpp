@@ -95,7 +95,8 @@ void NocSystem::attach_traffic(const TrafficParams& traffic, std::uint64_t seed)
   pattern_ = make_traffic_pattern(*topology_, traffic_);
   payload_ = make_payload_generator(traffic_.payload);
   for (auto& ni : nis_) ni->set_traffic(traffic_, *pattern_, *payload_, seed);
-  if (params_.waves != WaveMode::off) clock_.set_wave_rows(wave_rows(), params_.waves == WaveMode::on);
+  if (params_.waves != WaveMode::off)
+    clock_.set_wave_rows(wave_rows(), params_.waves == WaveMode::on);
 }
 
 // The network's blocks by breadth-first level from router 0 (a link joins routers of the same

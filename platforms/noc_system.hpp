@@ -13,7 +13,8 @@
 
 namespace collnoc {
 
-// sim.waves: when the clock may evaluate a synthetic-traffic network in waves (Clock::set_wave_rows).
+// sim.waves: when the clock may evaluate a synthetic-traffic network in waves
+// (Clock::set_wave_rows).
 enum class WaveMode : std::uint8_t { automatic, on, off };
 
 struct SystemParams {
@@ -84,14 +85,15 @@ class NocSystem : public sc_core::sc_module {
   virtual void report(Report&) const {}
 
  protected:
-  // The rows of blocks the clock may evaluate in waves (Clock::set_wave_rows).
-  std::vector<std::vector<unsigned>> wave_rows() const;
   // Called by attach_firmware once the cores exist (to bind them to added blocks).
   virtual void on_cores_attached() {}
   // Traces the added blocks of node `r` into `tf` and lists them in its GTKWave group.
   virtual void trace_node(sc_core::sc_trace_file*, RouterId, std::ostream&) const {}
 
  private:
+  // The rows of blocks the clock may evaluate in waves (Clock::set_wave_rows).
+  std::vector<std::vector<unsigned>> wave_rows() const;
+
   std::unique_ptr<Topology> topology_;
   SystemParams params_;
   Clock clock_;
