@@ -33,7 +33,8 @@ void validate(const NetworkInterfaceParams& p) {
 NetworkInterface::NetworkInterface(sc_module_name name, Clock& clock, NodeId id,
                                    const NetworkInterfaceParams& params,
                                    const RouterParams& router, NetworkContext& net)
-    : ClockedModule(name, clock), net_(net), id_(id), params_(params), router_(router),
+    : ClockedModule(name, clock), words_per_flit_(static_cast<std::uint8_t>(params.words_per_flit())),
+      net_(net), id_(id), params_(params), router_(router),
       xor_engine_("xor_engine", params.xor_engine), mpb_(params.mpb_bytes), socket("socket") {
   validate(params_);
   socket.register_b_transport(this, &NetworkInterface::b_transport);
@@ -41,6 +42,7 @@ NetworkInterface::NetworkInterface(sc_module_name name, Clock& clock, NodeId id,
   policy_ = make_compression_policy(params_.compression.policy);
   codecs_ = CodecSet(params_.compression.codec);
   if (policy_->needs_window()) arrivals_.reset(params_.compression.congestion_window_cycles);
+  congestion_window_ = arrivals_.capacity() > 0;
   rx_wire_.resize(router.vcs);
 }
 
@@ -274,7 +276,7 @@ void NetworkInterface::generate(Cycle now) {
     m.hdr.vc_class = 0;
     m.hdr.measured = in_window(created);
     m.synthetic_flits = p.flits;
-    m.hdr.message_words = p.flits * params_.words_per_flit();
+    m.hdr.message_words = p.flits * words_per_flit_;
     m.ready = created;
     m.packets_left = 1;
     counters_.packets_created++;
@@ -400,7 +402,7 @@ void NetworkInterface::inject(Cycle now) {
   InjectionVc& vc = inj_vcs_[tx_vc_];
   if (vc.credits == 0) return;
   // Send one flit: its slice of the wire words.
-  const std::uint32_t wpf = params_.words_per_flit();
+  const std::uint32_t wpf = words_per_flit_;
   const std::uint32_t first = tx_flit_.seq * wpf;
   const std::uint32_t total = static_cast<std::uint32_t>(tx_wire_.size());
   const std::uint32_t words = first >= total ? 0 : std::min(wpf, total - first);
@@ -436,7 +438,7 @@ void NetworkInterface::eject(Cycle now) {
     ++counters_.flits_delivered;
     ++lane().flit_moves;
     if (in_window(now)) ++counters_.window_flits_delivered;
-    if (arrivals_.capacity()) {
+    if (congestion_window_) {
       if (arrivals_.full()) arrivals_.pop();
       arrivals_.push(now);
     }
@@ -445,7 +447,7 @@ void NetworkInterface::eject(Cycle now) {
       tr_ej_packet_ = packet_tag(h.packet_id);
     }
     if (!h.compressed) {
-      receive_payload(h, f.payload.data(), f.seq * params_.words_per_flit(), f.words, now);
+      receive_payload(h, f.payload.data(), f.seq * words_per_flit_, f.words, now);
     } else {
       // The codec's stream is gathered and decoded when the tail is in; the decompressor
       // delivers the packet codec_latency_cycles later (the whole D is charged here, once).

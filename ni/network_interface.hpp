@@ -45,11 +45,14 @@ void validate(const NetworkInterfaceParams& p);
 
 // Per-NI statistics, summed over the system at the end of a run.
 struct NiCounters {
+  // (a synthetic source's cycle updates the first line's)
   std::uint64_t packets_created = 0, packets_injected = 0, packets_delivered = 0;
   std::uint64_t flits_created = 0, flits_injected = 0, flits_delivered = 0;
+  std::uint64_t source_queue_packet_cycles = 0;  // integral of queued packets, for the average
+  std::uint64_t window_flits_delivered = 0;
   std::uint64_t messages_sent = 0, messages_delivered = 0;
   // measurement window
-  std::uint64_t window_flits_created = 0, window_flits_delivered = 0;
+  std::uint64_t window_flits_created = 0;
   std::uint64_t measured_created = 0, measured_delivered = 0;
   std::uint64_t measured_hops = 0;
   std::uint64_t payload_errors = 0;  // synthetic payload words that arrived altered
@@ -63,7 +66,6 @@ struct NiCounters {
   double max_relative_error = 0;  // LSB-cut, over finite non-zero values
   // queues
   std::uint64_t max_source_queue_packets = 0;
-  std::uint64_t source_queue_packet_cycles = 0;  // integral, for the time average
   std::uint64_t max_delivery_queue_messages = 0;
   // network coding: the XOR engine's pairs (coding and decoding) and its busy cycles
   std::uint64_t xor_operations = 0, xor_busy_cycles = 0;
@@ -153,9 +155,17 @@ class NetworkInterface : public ClockedModule {
   unsigned lane_index() const { return lane_ ? lane_->index : 0; }
   NetworkLane& lane() { return net_.lane_of(lane_); }
 
-  // What a cycle of a synthetic source reads and writes comes first, together (the clock
-  // prefetches it, up to counters_: set_prefetch_end); a large network's NIs do not stay in
-  // cache between cycles.
+  // What a cycle of a synthetic source reads and writes comes first, together, from the line
+  // of the block's flags (ClockedBlock) on: a large network's NIs do not stay in cache between
+  // cycles (the clock prefetches them up to counters_: set_prefetch_end), and a small one's
+  // outgrow the L1 cache.
+  unsigned tx_vc_ = 0;
+  unsigned vc_ptr_ = 0;
+  bool cut_ = false;             // the head packet is cut and compressed, waiting for a VC
+  bool sending_ = false;         // ... and its flits are being injected
+  bool traced_ = false;
+  bool congestion_window_ = false;  // arrivals_ is kept (a selective compression policy)
+  std::uint8_t words_per_flit_;     // params_.words_per_flit()
   NetworkContext& net_;
   Link* inj_ = nullptr;
   Link* ej_ = nullptr;
@@ -165,11 +175,6 @@ class NetworkInterface : public ClockedModule {
   // injection
   std::size_t queued_packets_ = 0;
   Cycle queue_since_ = 0;
-  bool cut_ = false;             // the head packet is cut and compressed, waiting for a VC
-  bool sending_ = false;         // ... and its flits are being injected
-  bool traced_ = false;
-  unsigned tx_vc_ = 0;
-  unsigned vc_ptr_ = 0;
   std::uint64_t next_packet_ = 1;  // per-source packet number (0: no packet, in waves)
   struct InjectionVc {  // the router's local input VC
     unsigned credits = 0;
@@ -177,6 +182,7 @@ class NetworkInterface : public ClockedModule {
   };
   std::vector<InjectionVc> inj_vcs_;
   InputBuffer ej_buffer_;          // the ejection port's buffer
+  NiCounters counters_;
   std::deque<TxMessage> source_queue_;
   Flit tx_flit_;
   PacketHeader tx_hdr_;          // the packet being sent
@@ -187,7 +193,6 @@ class NetworkInterface : public ClockedModule {
   NodeId id_;
   NetworkInterfaceParams params_;
   RouterParams router_;
-  NiCounters counters_;
 
   std::vector<std::uint32_t> next_seq_out_;  // per destination
 

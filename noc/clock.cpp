@@ -203,7 +203,7 @@ void Clock::take_due(Cycle cycle, std::size_t word, std::uint64_t mask) {
 template <typename ForEachWord>
 void Clock::evaluate_serially(Cycle now, ForEachWord&& for_each_word, bool& any_awake) {
   const auto evaluate = [&](unsigned index) {
-    ClockedModule& block = *blocks_[index];
+    ClockedBlock& block = *blocks_[index];
     block.evaluate(now);
     after_evaluation(index, now, block.always_on_ ? now + 1 : block.next_work_cycle(now),
                      any_awake);
@@ -417,7 +417,7 @@ void Clock::run(unsigned begin, unsigned end, Lane& lane) {
   if (prefetch) prefetch_ahead(par_order_.data() + begin, end - begin);
   for (unsigned k = begin; k < end; ++k) {
     if (prefetch) prefetch_for(par_order_.data() + begin, k - begin, end - begin);
-    ClockedModule& block = *blocks_[par_order_[k]];
+    ClockedBlock& block = *blocks_[par_order_[k]];
     block.lane_ = &lane;
     block.evaluate(par_now_);
     par_next_[k] = block.always_on_ ? par_now_ + 1 : block.next_work_cycle(par_now_);
@@ -480,9 +480,9 @@ void Clock::stop_workers() {
 }
 
 void ClockedModule::set_prefetch_end(const void* end) {
-  const char* base = reinterpret_cast<const char*>(this);
-  clock_.set_prefetch_span(index_, reinterpret_cast<const char*>(&index_) - base - sizeof(void*),
-                           static_cast<const char*>(end) - base);
+  const char* base = reinterpret_cast<const char*>(static_cast<const ClockedBlock*>(this));
+  // (prefetch_state fetches the first line, with the virtual table pointer, in any case)
+  clock_.set_prefetch_span(index_, sizeof(ClockedBlock), static_cast<const char*>(end) - base);
 }
 
 ClockedModule::ClockedModule(sc_module_name name, Clock& clock)

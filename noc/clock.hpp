@@ -32,6 +32,7 @@
 
 namespace collnoc {
 
+class ClockedBlock;
 class ClockedModule;
 
 // One thread of a parallel cycle. The wake-ups its blocks' sends ask for (block, cycle) wait
@@ -128,7 +129,7 @@ class Clock : public sc_core::sc_module {
   sc_core::sc_time::value_type period_ticks_;
   sc_core::sc_event edge_;
   Cycle edge_cycle_ = 0;  // the cycle edge_ is pending for (kNever: none)
-  std::vector<ClockedModule*> blocks_;
+  std::vector<ClockedBlock*> blocks_;  // (each a ClockedModule)
   std::vector<unsigned> order_;       // this edge's awake blocks, in index order
   std::vector<std::uint64_t> awake_;  // bit per block: evaluate on the next edge
   std::vector<Cycle> due_;            // per sleeping block: the cycle it is to be woken
@@ -216,7 +217,39 @@ class Clock : public sc_core::sc_module {
   std::condition_variable wake_workers_;
 };
 
-class ClockedModule : public sc_core::sc_module {
+// What the clock calls on every evaluation of a block, and the block's port flags, apart from
+// the sc_module: an sc_module's own fields fill several cache lines, so a block's virtual table
+// pointer (at the sc_module's start) would be a line of its own that each evaluation misses. As
+// the second base of ClockedModule, this part sits at the end of the sc_module, on one line with
+// the first fields of the block's own class (put its hot fields first).
+class alignas(64) ClockedBlock {
+ protected:
+  friend class Clock;
+  ~ClockedBlock() = default;  // (not deleted through this base)
+  // One cycle of the block's hardware.
+  virtual void evaluate(Cycle now) = 0;
+  // Earliest cycle after `now` at which the block has work of its own (a timer, a queued
+  // message, flits due on its links); kNever if only a new arrival can give it work.
+  // now + 1 keeps it awake.
+  virtual Cycle next_work_cycle(Cycle now) const = 0;
+  // Asks the memory system for what evaluate() will read; called a little before it. Large
+  // networks do not fit in cache, and the clock knows which block comes next. (The block's own
+  // fields, up to set_prefetch_end's, were asked for earlier.)
+  virtual void prefetch() const {}
+
+  // This block's port flags, set by its links: a flit for an input port is due (the link also
+  // wakes the block for its cycle); a credit for an output port was sent. Blocks look only at
+  // the ports flagged, not at every link every cycle. A credit wakes nobody: a block with flits
+  // to send is awake, and an idle one collects its credits when it next evaluates, with the
+  // same result.
+  std::uint64_t flit_pending_ = 0;
+  std::uint64_t credit_pending_ = 0;
+  // Set while the block is evaluated on a parallel cycle: its thread's Lane.
+  Lane* lane_ = nullptr;
+  bool always_on_ = false;  // evaluated every cycle (ClockedModule::set_always_on)
+};
+
+class ClockedModule : public sc_core::sc_module, public ClockedBlock {
  public:
   ClockedModule(sc_core::sc_module_name name, Clock& clock);
 
@@ -235,21 +268,10 @@ class ClockedModule : public sc_core::sc_module {
   std::uint64_t* credit_flags() { return &credit_pending_; }
 
  protected:
-  friend class Clock;
   // May be evaluated on any thread of a parallel cycle (see Clock::mark_parallel).
   void set_parallel(unsigned affinity) { clock_.mark_parallel(index_, affinity); }
   void set_parallel() { set_parallel(index_); }
-  // One cycle of the block's hardware.
-  virtual void evaluate(Cycle now) = 0;
-  // Earliest cycle after `now` at which the block has work of its own (a timer, a queued
-  // message, flits due on its links); kNever if only a new arrival can give it work.
-  // now + 1 keeps it awake.
-  virtual Cycle next_work_cycle(Cycle now) const = 0;
-  // Asks the memory system for what evaluate() will read; called a little before it. Large
-  // networks do not fit in cache, and the clock knows which block comes next. (The block's own
-  // fields, up to set_prefetch_end's, were asked for earlier.)
-  virtual void prefetch() const {}
-  // The block's hot fields run from ClockedModule's to `end` (a member's address).
+  // The block's hot fields run from ClockedBlock's to `end` (a member's address).
   void set_prefetch_end(const void* end);
 
   // Calls f(port) for every flagged port; f returns true when the port's link is now empty.
@@ -281,18 +303,6 @@ class ClockedModule : public sc_core::sc_module {
  private:
   Clock& clock_;
   unsigned index_;
-  bool always_on_ = false;
-
- protected:
-  // This block's port flags, set by its links: a flit for an input port is due (the link also
-  // wakes the block for its cycle); a credit for an output port was sent. Blocks look only at
-  // the ports flagged, not at every link every cycle. A credit wakes nobody: a block with flits
-  // to send is awake, and an idle one collects its credits when it next evaluates, with the
-  // same result.
-  std::uint64_t flit_pending_ = 0;
-  std::uint64_t credit_pending_ = 0;
-  // Set while the block is evaluated on a parallel cycle: its thread's Lane.
-  Lane* lane_ = nullptr;
 };
 
 }  // namespace collnoc

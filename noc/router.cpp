@@ -23,8 +23,12 @@ void validate(const RouterParams& p) {
 Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
                const RouterParams& params, const RoutingFunction& routing,
                NetworkContext& net)
-    : ClockedModule(name, clock), id_(id), ports_(ports), params_(params), routing_(routing),
-      net_(net) {
+    : ClockedModule(name, clock), net_(net),
+      buffer_flits_(static_cast<std::uint16_t>(params.buffer_flits)),
+      hop_latency_cycles_(static_cast<std::uint16_t>(params.hop_latency_cycles)),
+      vcs_(static_cast<std::uint8_t>(params.vcs)),
+      vcs_per_class_(static_cast<std::uint8_t>(params.vc_classes ? params.vcs_per_class() : 0)),
+      switching_(params.switching), routing_(routing), id_(id), ports_(ports), params_(params) {
   validate(params_);
   if (ports > 64) throw ParamError("topology", std::to_string(ports) + " ports", "a router has at most 64");
   const AllocatorShape shape{ports, params.vcs};
@@ -35,6 +39,7 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
   };
   const std::size_t n_vcs = static_cast<std::size_t>(ports) * params.vcs;
   const std::size_t words = (n_vcs + 63) / 64, n_slots = n_vcs * params.buffer_flits;
+  nonempty_words_ = static_cast<std::uint8_t>(words);  // (at most 64 ports x 32 VCs: 32 words)
   storage_.reset(new unsigned char[
       padded(vc_maker.bytes(shape)) + padded(sw_maker.bytes(shape)) +
       Array<Link*>::bytes(ports) + Array<std::uint64_t>::bytes(words) +
@@ -65,14 +70,14 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
   for (NetworkLane& lane : net_.lanes) {  // big enough for the largest router of the network
     RouterScratch& s = lane.scratch;
     // Room for every request at once, and never a cache line shared with another thread's.
-    const std::size_t room = std::max<std::size_t>(64, in_vcs_.size() * ports);
+    const std::size_t room = std::max<std::size_t>(64, n_vcs * ports);
     s.vc_requests.reserve(room);
     s.vc_grants.reserve(room);
     s.routing_vcs.reserve(room);
   }
   // A router touches only itself, its links and its lane: any thread may evaluate it.
   set_parallel();
-  set_prefetch_end(&routing_count_ + 1);
+  set_prefetch_end(&slots_ + 1);
 }
 
 // The allocators live in storage_ (freed after this body): only their destructors to run.
@@ -82,14 +87,16 @@ Router::~Router() {
 }
 
 void Router::connect_input(unsigned port, Link& link) {
-  in_links_.at(port) = &link;
+  if (port >= ports_) throw std::out_of_range("router port " + std::to_string(port));
+  in_links_[port] = &link;
   const std::size_t first = static_cast<std::size_t>(port) * params_.vcs * params_.buffer_flits;
   link.attach_receiver(this, port, &slots_[first], params_.vcs, params_.buffer_flits);
 }
 
 void Router::connect_output(unsigned port, Link& link, unsigned downstream_buffer_flits,
                             bool to_router) {
-  OutputPort& o = out_.at(port);
+  if (port >= ports_) throw std::out_of_range("router port " + std::to_string(port));
+  OutputPort& o = out_[port];
   o.link = &link;
   o.to_router = to_router;
   link.attach_sender(this, port, params_.vcs, downstream_buffer_flits);
@@ -102,25 +109,25 @@ void Router::start_head(unsigned ivc_index, const Arrival& head, Cycle arrived, 
   ivc.state = VcState::routing;
   ++routing_count_;
   ivc.contended = false;
-  ivc.ready_cycle = std::max<Cycle>(arrived + params_.hop_latency_cycles - 1, earliest);
+  ivc.ready_cycle = std::max<Cycle>(arrived + hop_latency_cycles_ - 1, earliest);
   HeadRoute& r = routes_[ivc_index];
   r.length = head.length;
   r.vc_class = head.vc_class;
   r.route.clear();
   const unsigned port = port_of_[ivc_index];
-  const unsigned class_vc = (ivc_index - port * params_.vcs) % params_.vcs_per_class();
+  const unsigned class_vc = (ivc_index - port * vcs_) % vcs_per_class_;
   routing_.route(RouteRequest{id_, port, class_vc, head.dst, net_.packets[head.packet]}, r.route);
 }
 
 bool Router::head_ready(unsigned i, Cycle now) const {
   const InputVc& ivc = in_vcs_[i];
   if (ivc.ready_cycle > now) return false;
-  if (params_.switching != Switching::store_and_forward) return true;
+  if (switching_ != Switching::store_and_forward) return true;
   // Store-and-forward: the whole packet must be buffered, and its tail must have had the
   // router's pipeline latency too.
   const unsigned len = routes_[i].length;
   if (ivc.count < len) return false;
-  return slot_at(i, len - 1).arrived + params_.hop_latency_cycles - 1 <= now;
+  return slot_at(i, len - 1).arrived + hop_latency_cycles_ - 1 <= now;
 }
 
 void Router::hold(OutputPort& out, Cycle now) {
@@ -172,7 +179,7 @@ template <bool Shared>
 void Router::cycle(Cycle now) {
   occupancy_flit_cycles_ += static_cast<std::uint64_t>(buffered_) * (now - occupancy_since_);
   occupancy_since_ = now;
-  if (!trace_.empty())
+  if (traced_)
     for (PortTrace& t : trace_) t.out_valid = false;
 
   // Credits returned by the downstream buffers.
@@ -191,7 +198,7 @@ void Router::cycle(Cycle now) {
     Link* link = in_links_[p];
     while (link->flit_ready<Shared>(now)) {
       const Arrival a = link->take_arrival();
-      const unsigned index = p * params_.vcs + a.vc;
+      const unsigned index = p * vcs_ + a.vc;
       ++in_vcs_[index].count;
       ++buffered_;
       nonempty_[index >> 6] |= std::uint64_t{1} << (index & 63);
@@ -210,7 +217,7 @@ void Router::cycle(Cycle now) {
     if (routing_count_ > 0) allocate_vcs(now, lane<Shared>().scratch);
     traverse_switch<Shared>(now);
   }
-  if (!trace_.empty()) {
+  if (traced_) {
     for (unsigned p = 0; p < ports_; ++p) {
       PortTrace& t = trace_[p];
       t.in_occupancy = 0;
@@ -225,8 +232,8 @@ void Router::cycle(Cycle now) {
 void Router::allocate_vcs(Cycle now, RouterScratch& s) {
   s.vc_requests.clear();
   s.routing_vcs.clear();
-  const unsigned per_class = params_.vcs_per_class();
-  const bool whole_packet = params_.switching != Switching::wormhole;
+  const unsigned per_class = vcs_per_class_;
+  const bool whole_packet = switching_ != Switching::wormhole;
   for_each_nonempty([&](unsigned i) {
     if (in_vcs_[i].state != VcState::routing || !head_ready(i, now)) return;
     s.routing_vcs.push_back(i);
@@ -284,7 +291,7 @@ void Router::traverse_switch(Cycle now) {
       req.ports |= port_bit;
       req.vcs[port] = 0;
     }
-    req.vcs[port] |= std::uint32_t{1} << (i - port * params_.vcs);
+    req.vcs[port] |= std::uint32_t{1} << (i - port * vcs_);
     req.out_port[i] = static_cast<std::uint8_t>(ivc.out_port);
     ++n_requests;
   });
@@ -300,7 +307,7 @@ void Router::traverse_switch(Cycle now) {
     for (std::uint64_t ports = req.ports; ports; ports &= ports - 1) {
       const unsigned p = static_cast<unsigned>(__builtin_ctzll(ports));
       for (std::uint32_t vcs = req.vcs[p]; vcs; vcs &= vcs - 1) {
-        const unsigned index = p * params_.vcs + static_cast<unsigned>(__builtin_ctz(vcs));
+        const unsigned index = p * vcs_ + static_cast<unsigned>(__builtin_ctz(vcs));
         const unsigned out = req.out_port[index];
         if ((g.outputs >> out) & 1u) count_contention(index, out);
       }
@@ -309,7 +316,7 @@ void Router::traverse_switch(Cycle now) {
 
   for (unsigned w = 0; w < g.count; ++w) {
     const SwitchGrants::Winner& win = g.winners[w];
-    const unsigned index = win.in_port * params_.vcs + win.in_vc;
+    const unsigned index = win.in_port * vcs_ + win.in_vc;
     InputVc& ivc = in_vcs_[index];
     OutputPort& o = out_[win.out_port];
     OutputVc& ov = out_vc(win.out_port, ivc.out_vc);
@@ -322,7 +329,7 @@ void Router::traverse_switch(Cycle now) {
     else o.link->send(f, now, ov.next_slot);
     --ov.credits;
     ++o.counters.flits;
-    if (!trace_.empty()) {
+    if (traced_) {
       PortTrace& t = trace_[win.out_port];
       t.out_valid = true;
       t.out_packet = packet_tag(net_.packets[f.packet].packet_id);
@@ -373,7 +380,7 @@ Cycle Router::next_work_cycle(Cycle now) const {
 }
 
 void Router::describe_blocked(std::ostream& os, const Topology& topo) const {
-  for (unsigned i = 0; i < in_vcs_.size(); ++i) {
+  for (unsigned i = 0; i < ports_ * params_.vcs; ++i) {
     const InputVc& ivc = in_vcs_[i];
     if (ivc.count == 0) continue;
     const Flit& f = front(i).flit;
@@ -396,6 +403,7 @@ void Router::describe_blocked(std::ostream& os, const Topology& topo) const {
 
 void Router::trace(sc_trace_file* tf, const Topology& topo) {
   trace_.assign(ports_, PortTrace{});
+  traced_ = true;
   set_always_on(true);
   const std::string base = std::string(name()) + ".";
   for (unsigned p = 0; p < ports_; ++p) {

@@ -153,68 +153,62 @@ class Router : public ClockedModule {
   // Calls f(input VC index) for every input VC holding flits, in index order.
   template <typename F>
   void for_each_nonempty(F&& f) const {
-    for (std::size_t w = 0; w < nonempty_.size(); ++w)
+    for (std::size_t w = 0; w < nonempty_words_; ++w)
       for (std::uint64_t bits = nonempty_[w]; bits; bits &= bits - 1)
         f(static_cast<unsigned>(w * 64 + __builtin_ctzll(bits)));
   }
 
   // Input VC `i`'s ring of slots.
-  BufferSlot& front(unsigned i) { return slots_[i * params_.buffer_flits + in_vcs_[i].head]; }
-  const BufferSlot& front(unsigned i) const {
-    return slots_[i * params_.buffer_flits + in_vcs_[i].head];
-  }
+  BufferSlot& front(unsigned i) { return slots_[i * buffer_flits_ + in_vcs_[i].head]; }
+  const BufferSlot& front(unsigned i) const { return slots_[i * buffer_flits_ + in_vcs_[i].head]; }
   const BufferSlot& slot_at(unsigned i, unsigned k) const {
-    return slots_[i * params_.buffer_flits + (in_vcs_[i].head + k) % params_.buffer_flits];
+    return slots_[i * buffer_flits_ + (in_vcs_[i].head + k) % buffer_flits_];
   }
   void pop(InputVc& ivc) {
-    if (++ivc.head == params_.buffer_flits) ivc.head = 0;
+    if (++ivc.head == buffer_flits_) ivc.head = 0;
     --ivc.count;
   }
-  OutputVc& out_vc(unsigned port, unsigned vc) { return out_vcs_[port * params_.vcs + vc]; }
-
-  RouterId id_;
-  unsigned ports_;
-  RouterParams params_;
-  const RoutingFunction& routing_;
-  NetworkContext& net_;
-  VcAllocator* vc_alloc_ = nullptr;  // in storage_
-  SwitchAllocator* sw_alloc_ = nullptr;
+  OutputVc& out_vc(unsigned port, unsigned vc) { return out_vcs_[port * vcs_ + vc]; }
 
   // The router's allocators and arrays live one after the other in one block (storage_), the
   // small arrays first: an evaluation touches a few neighbouring lines of it rather than a line
   // in each of separate allocations (a large network's routers do not stay in cache between
   // cycles).
   template <typename T>
-  class Array {
+  class Array {  // a pointer into storage_ (the sizes follow from the router's shape)
    public:
     void place(unsigned char*& at, std::size_t n) {
       at += (alignof(T) - reinterpret_cast<std::uintptr_t>(at) % alignof(T)) % alignof(T);
       p_ = reinterpret_cast<T*>(at);
-      n_ = n;
       for (std::size_t i = 0; i < n; ++i) new (p_ + i) T{};
       at += n * sizeof(T);
     }
     static std::size_t bytes(std::size_t n) { return n * sizeof(T) + alignof(T); }
     T& operator[](std::size_t i) { return p_[i]; }
     const T& operator[](std::size_t i) const { return p_[i]; }
-    T& at(std::size_t i) {
-      if (i >= n_) throw std::out_of_range("router port " + std::to_string(i));
-      return p_[i];
-    }
-    std::size_t size() const { return n_; }
     T* data() { return p_; }
     const T* data() const { return p_; }
-    T* begin() { return p_; }
-    T* end() { return p_ + n_; }
-    const T* begin() const { return p_; }
-    const T* end() const { return p_ + n_; }
 
    private:
     static_assert(std::is_trivially_destructible_v<T>, "the block is freed without destructors");
     T* p_ = nullptr;
-    std::size_t n_ = 0;
   };
-  std::unique_ptr<unsigned char[]> storage_;
+  // What an evaluation reads comes first, together: on the line of the block's flags and lane
+  // (ClockedBlock) and the next two, the second of them the arrays' addresses (a large network's
+  // routers do not stay in cache between cycles, and a small one's outgrow the L1 cache).
+  unsigned buffered_ = 0;
+  Cycle occupancy_since_ = 0;
+  std::uint64_t occupancy_flit_cycles_ = 0;
+  NetworkContext& net_;
+  VcAllocator* vc_alloc_ = nullptr;  // in storage_
+  SwitchAllocator* sw_alloc_ = nullptr;
+  unsigned routing_count_ = 0;  // input VCs waiting for an output VC
+  unsigned max_buffered_ = 0;
+  // The parameters a cycle reads, narrow (validate bounds them).
+  std::uint16_t buffer_flits_, hop_latency_cycles_;
+  std::uint8_t vcs_, vcs_per_class_;
+  Switching switching_;
+  bool traced_ = false;
   Array<Link*> in_links_;
   Array<std::uint64_t> nonempty_;  // bit per input VC with flits buffered
   Array<std::uint8_t> port_of_;    // per input VC: its port (saves a division)
@@ -223,13 +217,14 @@ class Router : public ClockedModule {
   Array<InputVc> in_vcs_;          // index = port * vcs + vc
   Array<HeadRoute> routes_;        // per input VC: its head's routing candidates
   Array<BufferSlot> slots_;        // every input VC's buffer slots
-  unsigned buffered_ = 0;
-  unsigned max_buffered_ = 0;
-  std::uint64_t occupancy_flit_cycles_ = 0;
-  Cycle occupancy_since_ = 0;
-
-  unsigned routing_count_ = 0;           // input VCs waiting for an output VC
-  std::vector<PortTrace> trace_;         // empty unless traced
+  // The rest: read when a head arrives, or not in a cycle at all.
+  std::uint8_t nonempty_words_;
+  const RoutingFunction& routing_;
+  RouterId id_;
+  unsigned ports_;
+  RouterParams params_;
+  std::unique_ptr<unsigned char[]> storage_;
+  std::vector<PortTrace> trace_;  // empty unless traced
 };
 
 }  // namespace collnoc
