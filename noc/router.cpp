@@ -43,10 +43,9 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
   storage_.reset(new unsigned char[
       padded(vc_maker.bytes(shape)) + padded(sw_maker.bytes(shape)) +
       Array<Link*>::bytes(ports) + Array<std::uint64_t>::bytes(words) +
-      Array<std::uint8_t>::bytes(n_vcs) + Array<OutputPort>::bytes(ports) +
-      Array<OutputVc>::bytes(n_vcs) +
+      Array<std::uint8_t>::bytes(n_vcs) + 64 + ports * port_block_bytes() +
       Array<InputVc>::bytes(n_vcs) + Array<HeadRoute>::bytes(n_vcs) +
-      Array<BufferSlot>::bytes(n_slots)]);
+      Array<BufferSlot>::bytes(n_slots) + Array<OutputStats>::bytes(ports)]);
   unsigned char* at = storage_.get();
   const auto place_allocator = [&](std::size_t bytes) {
     const std::size_t misalign = reinterpret_cast<std::uintptr_t>(at) % kAllocatorAlign;
@@ -61,11 +60,16 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
   in_links_.place(at, ports);
   nonempty_.place(at, words);
   port_of_.place(at, n_vcs);
-  out_.place(at, ports);
-  out_vcs_.place(at, n_vcs);
+  at += (64 - reinterpret_cast<std::uintptr_t>(at) % 64) % 64;  // each port's block on a line
+  out_.place(at, ports * port_block_bytes());
+  for (unsigned p = 0; p < ports; ++p) {
+    new (&out(p)) OutputPort{};
+    for (unsigned v = 0; v < params.vcs; ++v) new (&out_vc(p, v)) OutputVc{};
+  }
   in_vcs_.place(at, n_vcs);
   routes_.place(at, n_vcs);
   slots_.place(at, n_slots);
+  stats_.place(at, ports);
   for (std::size_t i = 0; i < n_vcs; ++i) port_of_[i] = static_cast<std::uint8_t>(i / params.vcs);
   for (NetworkLane& lane : net_.lanes) {  // big enough for the largest router of the network
     RouterScratch& s = lane.scratch;
@@ -96,7 +100,7 @@ void Router::connect_input(unsigned port, Link& link) {
 void Router::connect_output(unsigned port, Link& link, unsigned downstream_buffer_flits,
                             bool to_router) {
   if (port >= ports_) throw std::out_of_range("router port " + std::to_string(port));
-  OutputPort& o = out_[port];
+  OutputPort& o = out(port);
   o.link = &link;
   o.to_router = to_router;
   link.attach_sender(this, port, params_.vcs, downstream_buffer_flits);
@@ -130,19 +134,21 @@ bool Router::head_ready(unsigned i, Cycle now) const {
   return slot_at(i, len - 1).arrived + hop_latency_cycles_ - 1 <= now;
 }
 
-void Router::hold(OutputPort& out, Cycle now) {
-  if (out.held_vcs++ == 0) out.busy_since = now;
+void Router::hold(unsigned port, Cycle now) {
+  OutputPort& o = out(port);
+  if (o.held_vcs++ == 0) o.busy_since = now;
 }
 
-void Router::release(OutputPort& out, Cycle now) {
-  if (--out.held_vcs == 0) out.counters.busy_cycles += now - out.busy_since + 1;
+void Router::release(unsigned port, Cycle now) {
+  OutputPort& o = out(port);
+  if (--o.held_vcs == 0) stats_[port].busy_cycles += now - o.busy_since + 1;
 }
 
 void Router::finish(Cycle now) {
   for (unsigned p = 0; p < ports_; ++p) {
-    OutputPort& o = out_[p];
+    OutputPort& o = out(p);
     if (o.held_vcs > 0) {
-      o.counters.busy_cycles += now - o.busy_since;
+      stats_[p].busy_cycles += now - o.busy_since;
       o.busy_since = now;
     }
   }
@@ -152,8 +158,8 @@ void Router::count_contention(unsigned i, unsigned port) {
   InputVc& ivc = in_vcs_[i];
   if (ivc.contended) return;
   ivc.contended = true;
-  ++out_[port].counters.contention_events;
-  if (net_.tally_rounds) charge_round(front(i).flit.packet, out_[port].to_router);
+  ++stats_[port].contention_events;
+  if (net_.tally_rounds) charge_round(front(i).flit.packet, out(port).to_router);
 }
 
 // The front flit is the losing packet's own. Only firmware runs have rounds; out of line so the
@@ -184,13 +190,13 @@ void Router::cycle(Cycle now) {
 
   // Credits returned by the downstream buffers.
   const auto take_credits = [&](unsigned p) {
-    Link* link = out_[p].link;
+    Link* link = out(p).link;
     while (link->credit_ready<Shared>(now)) ++out_vc(p, link->take_credit()).credits;
     return !link->has_credits<Shared>();
   };
   if constexpr (Shared)
     for_each_pending_shared(credit_pending_, take_credits,
-                            [&](unsigned p) { return !out_[p].link->has_credits<true>(); });
+                            [&](unsigned p) { return !out(p).link->has_credits<true>(); });
   else
     for_each_pending(credit_pending_, take_credits);
   // Flits arriving from the input links (the sender has put them in their slots).
@@ -262,7 +268,7 @@ void Router::allocate_vcs(Cycle now, RouterScratch& s) {
     ivc.out_port = g.out_port;
     ivc.out_vc = g.out_vc;
     out_vc(g.out_port, g.out_vc).owner = g.input;
-    hold(out_[g.out_port], now);
+    hold(g.out_port, now);
   }
   // A ready head that got no output VC lost it to another packet (held, or won this cycle).
   for (unsigned i : s.routing_vcs)
@@ -318,7 +324,7 @@ void Router::traverse_switch(Cycle now) {
     const SwitchGrants::Winner& win = g.winners[w];
     const unsigned index = win.in_port * vcs_ + win.in_vc;
     InputVc& ivc = in_vcs_[index];
-    OutputPort& o = out_[win.out_port];
+    OutputPort& o = out(win.out_port);
     OutputVc& ov = out_vc(win.out_port, ivc.out_vc);
 
     Flit& f = front(index).flit;
@@ -328,7 +334,7 @@ void Router::traverse_switch(Cycle now) {
     if constexpr (Shared) o.link->send_shared(f, now, ov.next_slot, *lane_);
     else o.link->send(f, now, ov.next_slot);
     --ov.credits;
-    ++o.counters.flits;
+    ++o.flits;
     if (traced_) {
       PortTrace& t = trace_[win.out_port];
       t.out_valid = true;
@@ -343,7 +349,7 @@ void Router::traverse_switch(Cycle now) {
     else in_links_[win.in_port]->return_credit(win.in_vc, now);
     if (tail) {
       ov.owner = -1;
-      release(o, now);
+      release(win.out_port, now);
       ivc.state = VcState::idle;
       if (ivc.count > 0) {  // the next packet's head is queued behind
         const BufferSlot& next = front(index);
@@ -354,13 +360,13 @@ void Router::traverse_switch(Cycle now) {
 }
 
 void Router::prefetch() const {
-  __builtin_prefetch(out_vcs_.data());
+  __builtin_prefetch(out_.data());
   for (std::uint64_t bits = __atomic_load_n(&flit_pending_, __ATOMIC_RELAXED); bits;
        bits &= bits - 1)
     in_links_[__builtin_ctzll(bits)]->prefetch_arrivals();
   for (std::uint64_t bits = __atomic_load_n(&credit_pending_, __ATOMIC_RELAXED); bits;
        bits &= bits - 1)
-    out_[__builtin_ctzll(bits)].link->prefetch_credits();
+    out(static_cast<unsigned>(__builtin_ctzll(bits))).link->prefetch_credits();
   for_each_nonempty([&](unsigned i) {
     __builtin_prefetch(&in_vcs_[i]);
     __builtin_prefetch(&front(i));
@@ -393,7 +399,7 @@ void Router::describe_blocked(std::ostream& os, const Topology& topo) const {
       const RouteResult& route = routes_[i].route;
       for (unsigned c = 0; c < route.size(); ++c) os << " " << topo.port_name(route[c].port);
     } else if (ivc.state == VcState::active) {
-      const OutputVc& ov = out_vcs_[ivc.out_port * params_.vcs + ivc.out_vc];
+      const OutputVc& ov = out_vc(ivc.out_port, ivc.out_vc);
       os << " holds output " << topo.port_name(ivc.out_port) << " vc " << unsigned(ivc.out_vc)
          << ", credits " << ov.credits;
     }
@@ -409,7 +415,7 @@ void Router::trace(sc_trace_file* tf, const Topology& topo) {
   for (unsigned p = 0; p < ports_; ++p) {
     const std::string port = base + topo.port_name(p) + ".";
     PortTrace& t = trace_[p];
-    if (out_[p].link) {
+    if (out(p).link) {
       sc_trace(tf, t.out_valid, port + "out_valid");
       sc_trace(tf, t.out_packet, port + "out_packet", 32);
       sc_trace(tf, t.out_vc, port + "out_vc", 8);

@@ -62,8 +62,10 @@ class Router : public ClockedModule {
   RouterId id() const { return id_; }
   unsigned ports() const { return ports_; }
   const RouterParams& params() const { return params_; }
-  const OutputCounters& output_counters(unsigned port) const { return out_[port].counters; }
-  bool output_connected(unsigned port) const { return out_[port].link != nullptr; }
+  OutputCounters output_counters(unsigned port) const {
+    return OutputCounters{out(port).flits, stats_[port].busy_cycles, stats_[port].contention_events};
+  }
+  bool output_connected(unsigned port) const { return out(port).link != nullptr; }
   bool input_connected(unsigned port) const { return in_links_[port] != nullptr; }
   unsigned buffered_flits() const { return buffered_; }
   unsigned max_buffered_flits() const { return max_buffered_; }
@@ -113,13 +115,19 @@ class Router : public ClockedModule {
     std::uint16_t credits = 0;
     std::uint16_t next_slot = 0;  // where its next flit lands in the downstream VC's buffer
   };
-  // An output port and its counters together: sending a flit touches both.
+  // An output port, followed in out_ by its VCs: a port's block (32 + 8 x vcs bytes) is one
+  // cache line with 4 VCs, so that sending a flit, and collecting a port's credits, touch one
+  // line. Its other counters, touched once per packet, are in stats_.
   struct OutputPort {
     Link* link = nullptr;
+    std::uint64_t flits = 0;  // sent
     Cycle busy_since = 0;
-    unsigned held_vcs = 0;
+    std::uint32_t held_vcs = 0;
     bool to_router = false;
-    OutputCounters counters;
+  };
+  static_assert(sizeof(OutputPort) == 32 && sizeof(OutputVc) == 8, "an output port's block");
+  struct OutputStats {
+    std::uint64_t busy_cycles = 0, contention_events = 0;
   };
   struct PortTrace {  // what a VCD shows per port
     bool out_valid = false;
@@ -142,8 +150,8 @@ class Router : public ClockedModule {
   __attribute__((always_inline)) inline void allocate_vcs(Cycle now, RouterScratch& s);
   template <bool Shared>
   __attribute__((always_inline)) inline void traverse_switch(Cycle now);
-  void hold(OutputPort& out, Cycle now);
-  void release(OutputPort& out, Cycle now);
+  void hold(unsigned port, Cycle now);
+  void release(unsigned port, Cycle now);
   void count_contention(unsigned i, unsigned port);
   // The lane of the thread evaluating this router (its allocators' scratch, its counts).
   template <bool Shared>
@@ -168,7 +176,19 @@ class Router : public ClockedModule {
     if (++ivc.head == buffer_flits_) ivc.head = 0;
     --ivc.count;
   }
-  OutputVc& out_vc(unsigned port, unsigned vc) { return out_vcs_[port * vcs_ + vc]; }
+  std::size_t port_block_bytes() const { return sizeof(OutputPort) + sizeof(OutputVc) * vcs_; }
+  OutputPort& out(unsigned port) {
+    return *reinterpret_cast<OutputPort*>(out_.data() + port * port_block_bytes());
+  }
+  const OutputPort& out(unsigned port) const {
+    return *reinterpret_cast<const OutputPort*>(out_.data() + port * port_block_bytes());
+  }
+  OutputVc& out_vc(unsigned port, unsigned vc) {
+    return reinterpret_cast<OutputVc*>(&out(port) + 1)[vc];
+  }
+  const OutputVc& out_vc(unsigned port, unsigned vc) const {
+    return reinterpret_cast<const OutputVc*>(&out(port) + 1)[vc];
+  }
 
   // The router's allocators and arrays live one after the other in one block (storage_), the
   // small arrays first: an evaluation touches a few neighbouring lines of it rather than a line
@@ -212,11 +232,11 @@ class Router : public ClockedModule {
   Array<Link*> in_links_;
   Array<std::uint64_t> nonempty_;  // bit per input VC with flits buffered
   Array<std::uint8_t> port_of_;    // per input VC: its port (saves a division)
-  Array<OutputPort> out_;
-  Array<OutputVc> out_vcs_;        // index = port * vcs + vc
+  Array<unsigned char> out_;       // per port: OutputPort, then its OutputVcs (see out())
   Array<InputVc> in_vcs_;          // index = port * vcs + vc
   Array<HeadRoute> routes_;        // per input VC: its head's routing candidates
   Array<BufferSlot> slots_;        // every input VC's buffer slots
+  Array<OutputStats> stats_;       // per output port
   // The rest: read when a head arrives, or not in a cycle at all.
   std::uint8_t nonempty_words_;
   const RoutingFunction& routing_;
