@@ -12,8 +12,6 @@ namespace {
 
 // Position of `i` after the round-robin pointer `ptr` in a ring of `n`: smaller wins.
 inline unsigned rr_rank(unsigned i, unsigned ptr, unsigned n) { return i >= ptr ? i - ptr : i + n - ptr; }
-// The round-robin position after `i` in a ring of `n` (no division in the hot path).
-inline unsigned rr_next(unsigned i, unsigned n) { return i + 1 == n ? 0 : i + 1; }
 
 // Each allocator keeps its arbiters' state in one small block of narrow integers rather than
 // in several vectors: a router evaluation touches a line or two of it instead of one line per
@@ -73,8 +71,8 @@ class SeparableRoundRobinVcAllocator : public VcAllocator {
       const unsigned port = ovc / shape_.vcs, vc = ovc % shape_.vcs;
       grants.push_back(VcGrant{static_cast<std::uint16_t>(input), static_cast<std::uint16_t>(port),
                                static_cast<std::uint8_t>(vc)});
-      out_ptr_[ovc] = static_cast<std::uint16_t>(rr_next(input, n_inputs));
-      port_ptr_[port] = static_cast<std::uint16_t>(rr_next(vc, shape_.vcs));
+      out_ptr_[ovc] = static_cast<std::uint16_t>(ring_next(input, n_inputs));
+      port_ptr_[port] = static_cast<std::uint16_t>(ring_next(vc, shape_.vcs));
     }
   }
 
@@ -135,8 +133,8 @@ class SeparableRoundRobinSwitchAllocator : public SwitchAllocator {
       g.winners[g.count++] = SwitchGrants::Winner{static_cast<std::uint8_t>(port),
                                                   static_cast<std::uint8_t>(vc),
                                                   static_cast<std::uint8_t>(out)};
-      out_ptr_[out] = static_cast<std::uint8_t>(rr_next(port, shape_.ports));
-      in_ptr_[port] = static_cast<std::uint8_t>(rr_next(vc, shape_.vcs));
+      out_ptr_[out] = static_cast<std::uint8_t>(ring_next(port, shape_.ports));
+      in_ptr_[port] = static_cast<std::uint8_t>(ring_next(vc, shape_.vcs));
     }
   }
 

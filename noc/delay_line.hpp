@@ -58,7 +58,7 @@ class Ring {
 template <typename T, unsigned InlineEntries = 0>
 class DelayLine {
  public:
-  DelayLine() = default;
+  DelayLine() { reset(1, 1); }
   DelayLine(unsigned latency_cycles, std::size_t capacity) { reset(latency_cycles, capacity); }
   DelayLine(const DelayLine&) = delete;
   DelayLine& operator=(const DelayLine&) = delete;
@@ -92,7 +92,15 @@ class DelayLine {
     else ++pushed_;
   }
   template <bool Shared = false>
-  bool ready(Cycle now) const { return !empty<Shared>() && head().ready <= now; }
+  bool ready(Cycle now) const {
+    if constexpr (Shared) {  // the entry is read only once it is published
+      return !empty<true>() && head().ready <= now;
+    } else {
+      // One branch in the reader's loop instead of two (an empty line's head entry is a stale
+      // one, never out of bounds: reset() is always called before use).
+      return (size() != 0) & (head().ready <= now);
+    }
+  }
   template <bool Shared = false>
   Cycle next_ready() const { return empty<Shared>() ? kNever : head().ready; }
   const T& front() const { return head().value; }

@@ -131,7 +131,7 @@ class alignas(64) Link {
  private:
   void deposit(const Flit& flit, Cycle now, std::uint16_t& next_slot) {
     BufferSlot& s = buffer_[flit.vc * depth_ + next_slot];
-    if (++next_slot == depth_) next_slot = 0;
+    next_slot = static_cast<std::uint16_t>(ring_next(next_slot, depth_));
     s.flit = flit;
     s.arrived = now + arrivals_.latency();
   }

@@ -219,10 +219,7 @@ void Router::cycle(Cycle now) {
   else
     for_each_pending(flit_pending_, take_flits);
   max_buffered_ = std::max(max_buffered_, buffered_);
-  if (buffered_ > 0) {
-    if (routing_count_ > 0) allocate_vcs(now, lane<Shared>().scratch);
-    traverse_switch<Shared>(now);
-  }
+  if (buffered_ > 0) traverse_switch<Shared>(now);
   if (traced_) {
     for (unsigned p = 0; p < ports_; ++p) {
       PortTrace& t = trace_[p];
@@ -235,31 +232,27 @@ void Router::cycle(Cycle now) {
   }
 }
 
-void Router::allocate_vcs(Cycle now, RouterScratch& s) {
-  s.vc_requests.clear();
-  s.routing_vcs.clear();
-  const unsigned per_class = vcs_per_class_;
+void Router::request_vc(unsigned i, RouterScratch& s) {
+  s.routing_vcs.push_back(i);
+  const HeadRoute& head = routes_[i];
+  const unsigned base = head.vc_class * vcs_per_class_;
   const bool whole_packet = switching_ != Switching::wormhole;
-  for_each_nonempty([&](unsigned i) {
-    if (in_vcs_[i].state != VcState::routing || !head_ready(i, now)) return;
-    s.routing_vcs.push_back(i);
-    const HeadRoute& head = routes_[i];
-    const unsigned base = head.vc_class * per_class;
-    const RouteResult& route = head.route;
-    for (unsigned c = 0; c < route.size(); ++c) {
-      const RouteCandidate& cand = route[c];
-      const OutputVc* ovcs = &out_vc(cand.port, 0);
-      std::uint32_t mask = 0;
-      for (unsigned v = base + cand.vc_begin; v < base + cand.vc_end; ++v) {
-        const OutputVc& ov = ovcs[v];
-        if (ov.owner >= 0) continue;
-        if (whole_packet && ov.credits < head.length) continue;
-        mask |= 1u << v;
-      }
-      s.vc_requests.push_back(VcRequest{static_cast<std::uint16_t>(i), cand.port, mask});
+  const RouteResult& route = head.route;
+  for (unsigned c = 0; c < route.size(); ++c) {
+    const RouteCandidate& cand = route[c];
+    const OutputVc* ovcs = &out_vc(cand.port, 0);
+    std::uint32_t mask = 0;
+    for (unsigned v = base + cand.vc_begin; v < base + cand.vc_end; ++v) {
+      const OutputVc& ov = ovcs[v];
+      if (ov.owner >= 0) continue;
+      if (whole_packet && ov.credits < head.length) continue;
+      mask |= 1u << v;
     }
-  });
-  if (s.routing_vcs.empty()) return;
+    s.vc_requests.push_back(VcRequest{static_cast<std::uint16_t>(i), cand.port, mask});
+  }
+}
+
+void Router::allocate_vcs(Cycle now, RouterScratch& s) {
   vc_alloc_->allocate(s.vc_requests, s.vc_grants);
   for (const VcGrant& g : s.vc_grants) {
     InputVc& ivc = in_vcs_[g.input];
@@ -283,9 +276,9 @@ void Router::traverse_switch(Cycle now) {
   SwitchGrants& g = s.sw_grants;
   req.ports = 0;
   unsigned n_requests = 0;
-  for_each_nonempty([&](unsigned i) {
+  // A packet holding an output VC asks for the switch if that VC has a credit.
+  const auto request_switch = [&](unsigned i) {
     const InputVc& ivc = in_vcs_[i];
-    if (ivc.state != VcState::active) return;
     if (out_vc(ivc.out_port, ivc.out_vc).credits == 0) {
       // A head whose output VC is still full of an earlier packet waits on that packet.
       if (front(i).flit.is_head()) count_contention(i, ivc.out_port);
@@ -300,7 +293,21 @@ void Router::traverse_switch(Cycle now) {
     req.vcs[port] |= std::uint32_t{1} << (i - port * vcs_);
     req.out_port[i] = static_cast<std::uint8_t>(ivc.out_port);
     ++n_requests;
+  };
+  // One pass over the VCs holding flits: packets holding an output VC ask for the switch,
+  // heads ready for allocation ask for an output VC; those granted one ask for the switch in
+  // the same cycle.
+  s.vc_requests.clear();
+  s.routing_vcs.clear();
+  for_each_nonempty([&](unsigned i) {
+    const VcState state = in_vcs_[i].state;
+    if (state == VcState::active) request_switch(i);
+    else if (state == VcState::routing && head_ready(i, now)) request_vc(i, s);
   });
+  if (!s.routing_vcs.empty()) {
+    allocate_vcs(now, s);
+    for (const VcGrant& vg : s.vc_grants) request_switch(vg.input);
+  }
   if (n_requests == 0) return;
   sw_alloc_->allocate(req, g);
 
@@ -330,7 +337,7 @@ void Router::traverse_switch(Cycle now) {
     Flit& f = front(index).flit;
     const bool tail = f.is_tail();
     f.vc = ivc.out_vc;
-    if (f.is_head() && o.to_router) ++f.hops;
+    f.hops = static_cast<std::uint16_t>(f.hops + (f.is_head() & o.to_router));  // (no branch)
     if constexpr (Shared) o.link->send_shared(f, now, ov.next_slot, *lane_);
     else o.link->send(f, now, ov.next_slot);
     --ov.credits;
@@ -343,7 +350,8 @@ void Router::traverse_switch(Cycle now) {
     }
     pop(ivc);
     --buffered_;
-    if (ivc.count == 0) nonempty_[index >> 6] &= ~(std::uint64_t{1} << (index & 63));
+    // (no branch: whether the VC is now empty changes from one flit to the next)
+    nonempty_[index >> 6] &= ~(std::uint64_t{ivc.count == 0} << (index & 63));
     ++lane<Shared>().flit_moves;
     if constexpr (Shared) in_links_[win.in_port]->return_credit_shared(win.in_vc, now);
     else in_links_[win.in_port]->return_credit(win.in_vc, now);

@@ -147,6 +147,10 @@ class Router : public ClockedModule {
   void serial_cycle(Cycle now);
   template <bool Shared>
   void cycle(Cycle now);
+  // A ready head's requests for the output VCs its route allows (free ones; with whole-packet
+  // switching, those with room for the packet).
+  __attribute__((always_inline)) inline void request_vc(unsigned i, RouterScratch& s);
+  // VC allocation among the requests: the winners hold their output VCs.
   __attribute__((always_inline)) inline void allocate_vcs(Cycle now, RouterScratch& s);
   template <bool Shared>
   __attribute__((always_inline)) inline void traverse_switch(Cycle now);
@@ -173,7 +177,7 @@ class Router : public ClockedModule {
     return slots_[i * buffer_flits_ + (in_vcs_[i].head + k) % buffer_flits_];
   }
   void pop(InputVc& ivc) {
-    if (++ivc.head == buffer_flits_) ivc.head = 0;
+    ivc.head = static_cast<std::uint16_t>(ring_next(ivc.head, buffer_flits_));
     --ivc.count;
   }
   std::size_t port_block_bytes() const { return sizeof(OutputPort) + sizeof(OutputVc) * vcs_; }

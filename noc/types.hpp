@@ -13,6 +13,14 @@ using PacketId = std::uint64_t;
 
 constexpr Cycle kNever = ~Cycle{0};
 
+// The position after `i` in a ring of `n` (round-robin pointers, buffer rings), without a
+// branch: which way it goes changes from one use to the next, and a mispredicted branch costs
+// more than the arithmetic.
+inline unsigned ring_next(unsigned i, unsigned n) {
+  const unsigned j = i + 1;
+  return j & (0u - static_cast<unsigned>(j != n));
+}
+
 // Most threads a clock evaluates the blocks of one cycle on (sim.threads).
 constexpr unsigned kMaxThreads = 4;
 
