@@ -45,7 +45,7 @@ void validate(const NetworkInterfaceParams& p);
 
 // Per-NI statistics, summed over the system at the end of a run.
 struct NiCounters {
-  // (a synthetic source's cycle updates the first line's)
+  // (the counters a synthetic source's cycle updates come first, together)
   std::uint64_t packets_created = 0, packets_injected = 0, packets_delivered = 0;
   std::uint64_t flits_created = 0, flits_injected = 0, flits_delivered = 0;
   std::uint64_t source_queue_packet_cycles = 0;  // integral of queued packets, for the average

@@ -34,7 +34,7 @@ class Ring {
   void push(const T& v) { push_slot() = v; }
   void pop() {
     assert(!empty());
-    if (++head_ == slots_.size()) head_ = 0;
+    head_ = ring_next(static_cast<unsigned>(head_), static_cast<unsigned>(slots_.size()));
     --size_;
   }
 

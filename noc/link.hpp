@@ -178,7 +178,7 @@ class InputBuffer {
   const Flit& front(unsigned vc) const { return slots_[vc * depth_ + vcs_[vc].head].flit; }
   void pop(unsigned vc) {
     Vc& v = vcs_[vc];
-    if (++v.head == depth_) v.head = 0;
+    v.head = ring_next(v.head, depth_);
     --v.count;
   }
 

@@ -91,20 +91,20 @@ Router::~Router() {
 }
 
 void Router::connect_input(unsigned port, Link& link) {
-  if (port >= ports_) throw std::out_of_range("router port " + std::to_string(port));
+  check_port(port);
   in_links_[port] = &link;
-  const std::size_t first = static_cast<std::size_t>(port) * params_.vcs * params_.buffer_flits;
-  link.attach_receiver(this, port, &slots_[first], params_.vcs, params_.buffer_flits);
+  const std::size_t first = static_cast<std::size_t>(port) * vcs_ * buffer_flits_;
+  link.attach_receiver(this, port, &slots_[first], vcs_, buffer_flits_);
 }
 
 void Router::connect_output(unsigned port, Link& link, unsigned downstream_buffer_flits,
                             bool to_router) {
-  if (port >= ports_) throw std::out_of_range("router port " + std::to_string(port));
+  check_port(port);
   OutputPort& o = out(port);
   o.link = &link;
   o.to_router = to_router;
-  link.attach_sender(this, port, params_.vcs, downstream_buffer_flits);
-  for (unsigned v = 0; v < params_.vcs; ++v)
+  link.attach_sender(this, port, vcs_, downstream_buffer_flits);
+  for (unsigned v = 0; v < vcs_; ++v)
     out_vc(port, v).credits = static_cast<std::uint16_t>(downstream_buffer_flits);
 }
 
@@ -224,10 +224,9 @@ void Router::cycle(Cycle now) {
     for (unsigned p = 0; p < ports_; ++p) {
       PortTrace& t = trace_[p];
       t.in_occupancy = 0;
-      for (unsigned v = 0; v < params_.vcs; ++v)
-        t.in_occupancy += in_vcs_[p * params_.vcs + v].count;
+      for (unsigned v = 0; v < vcs_; ++v) t.in_occupancy += in_vcs_[p * vcs_ + v].count;
       t.out_credits = 0;
-      for (unsigned v = 0; v < params_.vcs; ++v) t.out_credits += out_vc(p, v).credits;
+      for (unsigned v = 0; v < vcs_; ++v) t.out_credits += out_vc(p, v).credits;
     }
   }
 }
@@ -394,13 +393,13 @@ Cycle Router::next_work_cycle(Cycle now) const {
 }
 
 void Router::describe_blocked(std::ostream& os, const Topology& topo) const {
-  for (unsigned i = 0; i < ports_ * params_.vcs; ++i) {
+  for (unsigned i = 0; i < ports_ * vcs_; ++i) {
     const InputVc& ivc = in_vcs_[i];
     if (ivc.count == 0) continue;
     const Flit& f = front(i).flit;
     const PacketHeader& h = net_.packets[f.packet];
-    os << "  router " << id_ << " input " << topo.port_name(i / params_.vcs) << " vc "
-       << i % params_.vcs << ": " << ivc.count << " flit(s), front = packet " << h.packet_id
+    os << "  router " << id_ << " input " << topo.port_name(i / vcs_) << " vc "
+       << i % vcs_ << ": " << ivc.count << " flit(s), front = packet " << h.packet_id
        << " flit " << f.seq << " (" << h.src << " -> " << h.dst << ")";
     if (ivc.state == VcState::routing) {
       os << " waits for an output VC on";

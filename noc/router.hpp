@@ -154,6 +154,9 @@ class Router : public ClockedModule {
   __attribute__((always_inline)) inline void allocate_vcs(Cycle now, RouterScratch& s);
   template <bool Shared>
   __attribute__((always_inline)) inline void traverse_switch(Cycle now);
+  void check_port(unsigned port) const {  // (wiring)
+    if (port >= ports_) throw std::out_of_range("router port " + std::to_string(port));
+  }
   void hold(unsigned port, Cycle now);
   void release(unsigned port, Cycle now);
   void count_contention(unsigned i, unsigned port);
