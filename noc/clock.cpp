@@ -1,7 +1,9 @@
 #include "noc/clock.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
+#include <utility>
 
 namespace collnoc {
 
@@ -39,6 +41,7 @@ void Clock::set_threads(unsigned threads, unsigned min_parallel_blocks, bool alw
   for (unsigned i = 0; i < threads; ++i) {
     lanes_[i].index = i;
     lanes_[i].wakes.reserve(4096);
+    lanes_[i].sleeps.reserve(4096);
   }
 }
 
@@ -337,29 +340,25 @@ void Clock::after_evaluation(unsigned index, Cycle now, Cycle next, bool& any_aw
 void Clock::evaluate_in_parallel(Cycle now, bool& any_awake) {
   const std::size_t words = awake_.size();
   if (workers_.empty()) start_workers();
-  // The awake parallel blocks, share after share.
-  std::fill(share_sizes_.begin(), share_sizes_.end(), 0);
+  // The awake parallel blocks, share after share, each in index order.
   unsigned n = 0;
-  for (std::size_t w = 0; w < words; ++w) {
-    evaluated_[w] = awake_[w] & parallel_[w];
-    for (std::uint64_t bits = evaluated_[w]; bits; bits &= bits - 1, ++n)
-      ++share_sizes_[share_of_[w * 64 + __builtin_ctzll(bits)]];
+  std::array<unsigned, kMaxThreads + 1> fronts;
+  for (unsigned t = 0; t < threads_; ++t) {
+    fronts[t] = n;
+    const std::uint64_t* mask = &share_masks_[t * words];
+    for (std::size_t w = 0; w < words; ++w)
+      for (std::uint64_t bits = awake_[w] & mask[w]; bits; bits &= bits - 1)
+        par_order_[n++] = static_cast<unsigned>(w * 64 + __builtin_ctzll(bits));
   }
-  par_order_.resize(n);
-  par_next_.resize(n);
+  fronts[threads_] = n;
+  for (std::size_t w = 0; w < words; ++w) evaluated_[w] = awake_[w] & parallel_[w];
   par_now_ = now;
   done_.store(0, std::memory_order_relaxed);
-  std::vector<unsigned>& next = share_next_;  // where each share's next block goes
-  for (unsigned t = 0, front = 0; t < threads_; front += share_sizes_[t++]) next[t] = front;
-  for (std::size_t w = 0; w < words; ++w)
-    for (std::uint64_t bits = evaluated_[w]; bits; bits &= bits - 1) {
-      const unsigned block = static_cast<unsigned>(w * 64 + __builtin_ctzll(bits));
-      par_order_[next[share_of_[block]]++] = block;
-    }
-  // Only now may the workers take from it.
-  for (unsigned t = 0, front = 0; t < threads_; front += share_sizes_[t++])
-    shares_[t].work.store(std::uint64_t{front} << 32 | (front + share_sizes_[t]),
-                          std::memory_order_seq_cst);
+  // Only now may the workers take from it (a worker still looking for work of the last cycle
+  // may find this one's: it is ready).
+  for (unsigned t = 0; t < threads_; ++t)
+    shares_[t].work.store(std::uint64_t{fronts[t]} << 32 | fronts[t + 1], std::memory_order_release);
+  epoch_.fetch_add(1, std::memory_order_seq_cst);
   if (sleepers_.load(std::memory_order_seq_cst) > 0) {
     std::lock_guard<std::mutex> lock(sleep_mutex_);
     wake_workers_.notify_all();
@@ -371,9 +370,13 @@ void Clock::evaluate_in_parallel(Cycle now, bool& any_awake) {
     if (spins < 4096) cpu_relax();
     else std::this_thread::yield();
   }
-  // What the threads held back: each block's own next cycle, then the wake-ups of the
+  // What the threads held back: the blocks that go to sleep, then the wake-ups of the
   // receivers of the flits sent (in any order: the same state).
-  for (unsigned k = 0; k < n; ++k) after_evaluation(par_order_[k], now, par_next_[k], any_awake);
+  for (Lane& lane : lanes_) {
+    for (const auto& [block, next] : lane.sleeps) after_evaluation(block, now, next, any_awake);
+    lane.sleeps.clear();
+    any_awake |= std::exchange(lane.any_awake, false);
+  }
   for (Lane& lane : lanes_) {
     for (const auto& [block, cycle] : lane.wakes) wake(block, cycle);
     lane.wakes.clear();
@@ -394,7 +397,8 @@ bool Clock::take_from(unsigned share, bool front_end, unsigned& begin, unsigned&
   for (;;) {
     const unsigned front = static_cast<unsigned>(w >> 32), back = static_cast<unsigned>(w);
     if (front >= back) return false;
-    const unsigned chunk = std::min(back - front, 4u);
+    constexpr unsigned kChunk = 4;
+    const unsigned chunk = std::min(back - front, front_end ? std::max(kChunk, (back - front) / 2) : kChunk);
     begin = front_end ? front : back - chunk;
     end = front_end ? front + chunk : back;
     const std::uint64_t rest = front_end ? (std::uint64_t{end} << 32 | back)
@@ -404,24 +408,20 @@ bool Clock::take_from(unsigned share, bool front_end, unsigned& begin, unsigned&
   }
 }
 
-bool Clock::work_left() const {
-  for (unsigned t = 0; t < threads_; ++t) {
-    const std::uint64_t w = shares_[t].work.load(std::memory_order_seq_cst);
-    if ((w >> 32) < (w & 0xffffffffu)) return true;
-  }
-  return false;
-}
-
 void Clock::run(unsigned begin, unsigned end, Lane& lane) {
   const bool prefetch = blocks_.size() >= kPrefetchBlocks;
   if (prefetch) prefetch_ahead(par_order_.data() + begin, end - begin);
+  const Cycle now = par_now_;
   for (unsigned k = begin; k < end; ++k) {
     if (prefetch) prefetch_for(par_order_.data() + begin, k - begin, end - begin);
-    ClockedBlock& block = *blocks_[par_order_[k]];
+    const unsigned index = par_order_[k];
+    ClockedBlock& block = *blocks_[index];
     block.lane_ = &lane;
-    block.evaluate(par_now_);
-    par_next_[k] = block.always_on_ ? par_now_ + 1 : block.next_work_cycle(par_now_);
+    block.evaluate(now);
+    const Cycle next = block.always_on_ ? now + 1 : block.next_work_cycle(now);
     block.lane_ = nullptr;
+    if (next == now + 1) lane.any_awake = true;
+    else lane.sleeps.emplace_back(index, next);
   }
   done_.fetch_add(end - begin, std::memory_order_release);
 }
@@ -431,23 +431,25 @@ void Clock::work(unsigned lane) {
   // Spin a while between parallel cycles (they come every few microseconds in a busy network),
   // then sleep until the next one.
   constexpr auto kSpin = std::chrono::microseconds(200);
-  auto idle_since = Steady::now();
-  unsigned polls = 0;
+  std::uint64_t seen = epoch_.load(std::memory_order_acquire);
   while (!stop_.load(std::memory_order_relaxed)) {
-    unsigned begin, end;
-    if (take(lane, begin, end)) {
-      run(begin, end, lanes_[lane]);
-      polls = 0;
-      idle_since = Steady::now();
-      continue;
+    auto idle_since = Steady::now();
+    for (unsigned polls = 1; epoch_.load(std::memory_order_acquire) == seen; ++polls) {
+      cpu_relax();
+      if (polls % 256 != 0 || Steady::now() - idle_since < kSpin) continue;
+      std::unique_lock<std::mutex> lock(sleep_mutex_);
+      sleepers_.fetch_add(1, std::memory_order_seq_cst);
+      wake_workers_.wait(lock, [&] {
+        return stop_.load(std::memory_order_relaxed) ||
+               epoch_.load(std::memory_order_seq_cst) != seen;
+      });
+      sleepers_.fetch_sub(1, std::memory_order_relaxed);
+      break;
     }
-    cpu_relax();
-    if (++polls % 256 != 0 || Steady::now() - idle_since < kSpin) continue;
-    std::unique_lock<std::mutex> lock(sleep_mutex_);
-    sleepers_.fetch_add(1, std::memory_order_seq_cst);
-    wake_workers_.wait(lock, [&] { return stop_.load(std::memory_order_relaxed) || work_left(); });
-    sleepers_.fetch_sub(1, std::memory_order_relaxed);
-    idle_since = Steady::now();
+    if (stop_.load(std::memory_order_relaxed)) break;
+    seen = epoch_.load(std::memory_order_acquire);
+    unsigned begin, end;
+    while (take(lane, begin, end)) run(begin, end, lanes_[lane]);
   }
 }
 
@@ -457,12 +459,13 @@ void Clock::start_workers() {
   for (unsigned b = 0; b < blocks_.size(); ++b)
     if ((parallel_[b >> 6] >> (b & 63)) & 1u) by_affinity.emplace_back(affinity_[b], b);
   std::sort(by_affinity.begin(), by_affinity.end());
-  share_of_.assign(blocks_.size(), 0);
-  const std::size_t total = by_affinity.size();
-  for (std::size_t rank = 0; rank < total; ++rank)
-    share_of_[by_affinity[rank].second] = static_cast<std::uint8_t>(rank * threads_ / total);
-  share_sizes_.assign(threads_, 0);
-  share_next_.assign(threads_, 0);
+  const std::size_t words = awake_.size(), total = by_affinity.size();
+  share_masks_.assign(threads_ * words, 0);
+  for (std::size_t rank = 0; rank < total; ++rank) {
+    const unsigned b = by_affinity[rank].second;
+    share_masks_[rank * threads_ / total * words + (b >> 6)] |= std::uint64_t{1} << (b & 63);
+  }
+  par_order_.assign(total, 0);
   shares_.reset(new Share[threads_]);
   stop_.store(false);
   for (unsigned t = 1; t < threads_; ++t) workers_.emplace_back(&Clock::work, this, t);

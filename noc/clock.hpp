@@ -39,7 +39,11 @@ class ClockedModule;
 // here until every thread is done, and the clock's thread makes them.
 struct alignas(64) Lane {  // each thread's on a cache line of its own
   unsigned index = 0;  // 0: the clock's own thread
+  bool any_awake = false;  // a block it evaluated stays awake for the next cycle
   std::vector<std::pair<unsigned, Cycle>> wakes;
+  // The blocks it evaluated that go to sleep, and the cycle each has work again (kNever: none
+  // of its own). Most blocks of a busy cycle stay awake, so only these are handed back.
+  std::vector<std::pair<unsigned, Cycle>> sleeps;
 };
 
 class Clock : public sc_core::sc_module {
@@ -52,9 +56,10 @@ class Clock : public sc_core::sc_module {
   // and, unless `always`, while that is measured to be faster than one thread: now and then the
   // clock times busy cycles both ways. (Other programs on the machine's cores, or a network
   // whose state fits one core's cache, can make one thread the faster.)
-  // (On a 2-core machine an 8x8 mesh, 64 routers and 64 NIs, is faster on one thread: a cycle
-  // there is a few microseconds, about what handing work to another core and back costs.)
-  static constexpr unsigned kMinParallelBlocks = 256;
+  // (An 8x8 mesh at 0.1 flits/node/cycle has some 45 of its 128 routers and NIs awake per
+  // cycle, a cycle of 6-7 us on one thread; handing half to another core and back costs
+  // well under 1 us, so two threads pay from a few dozen awake blocks on.)
+  static constexpr unsigned kMinParallelBlocks = 16;
   void set_threads(unsigned threads, unsigned min_parallel_blocks = kMinParallelBlocks,
                    bool always = false);
   unsigned threads() const { return threads_; }
@@ -165,7 +170,6 @@ class Clock : public sc_core::sc_module {
   // from the back of another's.
   bool take(unsigned lane, unsigned& begin, unsigned& end);
   bool take_from(unsigned share, bool front, unsigned& begin, unsigned& end);
-  bool work_left() const;
   void run(unsigned begin, unsigned end, Lane& lane);
   void work(unsigned lane);
   void start_workers();
@@ -191,8 +195,7 @@ class Clock : public sc_core::sc_module {
   unsigned min_parallel_ = kMinParallelBlocks;
   std::vector<std::uint64_t> parallel_;  // bit per block: may be evaluated on any thread
   std::vector<std::uint64_t> evaluated_; // bit per block evaluated in this edge's parallel part
-  std::vector<unsigned> par_order_;      // this edge's awake parallel blocks, in index order
-  std::vector<Cycle> par_next_;          // their next work cycles, by position in par_order_
+  std::vector<unsigned> par_order_;      // this edge's awake parallel blocks, share after share
   Cycle par_now_ = 0;
   std::vector<Lane> lanes_;              // one per thread
   std::vector<std::thread> workers_;
@@ -200,16 +203,19 @@ class Clock : public sc_core::sc_module {
   // affinities, so that a router's state stays in one core's cache; par_order_ holds the
   // shares one after the other, each in index order. Positions [front, back) of par_order_ not
   // taken yet are one word, front << 32 | back, so that a thread takes a chunk with one
-  // compare-and-swap: the owner from the front, a thread done with its own share from the back
-  // (a thread that is not running holds nobody up).
+  // compare-and-swap: the owner from the front, half of what is left (few compare-and-swaps
+  // on a short cycle), a thread done with its own share a few blocks from the back (a thread
+  // that is not running holds nobody up).
   struct alignas(64) Share {
     std::atomic<std::uint64_t> work{0};
   };
   std::vector<unsigned> affinity_;        // per block (mark_parallel)
-  std::vector<std::uint8_t> share_of_;    // per parallel block: its thread's share
-  std::vector<unsigned> share_sizes_;     // this edge's awake blocks per share
-  std::vector<unsigned> share_next_;      // while par_order_ is filled: each share's next slot
+  std::vector<std::uint64_t> share_masks_;  // [share * words + word]: the share's blocks
   std::unique_ptr<Share[]> shares_;  // one per thread
+  // Counts the parallel cycles: a worker waits for it to change, on a line nothing else
+  // writes, then takes work (polling the shares' words would pull them away from the thread
+  // that takes its chunks from them).
+  alignas(64) std::atomic<std::uint64_t> epoch_{0};
   alignas(64) std::atomic<unsigned> done_{0};  // positions evaluated
   std::atomic<unsigned> sleepers_{0};          // workers waiting on wake_workers_
   std::atomic<bool> stop_{false};
