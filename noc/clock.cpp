@@ -340,6 +340,8 @@ void Clock::after_evaluation(unsigned index, Cycle now, Cycle next, bool& any_aw
 void Clock::evaluate_in_parallel(Cycle now, bool& any_awake) {
   const std::size_t words = awake_.size();
   if (workers_.empty()) start_workers();
+  if (lanes_[0].wake_next.size() != words)  // (blocks attached since)
+    for (Lane& lane : lanes_) lane.wake_next.assign(words, 0);
   // The awake parallel blocks, share after share, each in index order.
   unsigned n = 0;
   std::array<unsigned, kMaxThreads + 1> fronts;
@@ -378,6 +380,11 @@ void Clock::evaluate_in_parallel(Cycle now, bool& any_awake) {
     any_awake |= std::exchange(lane.any_awake, false);
   }
   for (Lane& lane : lanes_) {
+    for (std::size_t w = 0; w < words; ++w) {
+      const std::uint64_t bits = std::exchange(lane.wake_next[w], 0);
+      for (std::uint64_t asleep = bits & ~awake_[w]; asleep; asleep &= asleep - 1)
+        wake(static_cast<unsigned>(w * 64 + __builtin_ctzll(asleep)), now + 1);
+    }
     for (const auto& [block, cycle] : lane.wakes) wake(block, cycle);
     lane.wakes.clear();
   }

@@ -40,6 +40,9 @@ class ClockedModule;
 struct alignas(64) Lane {  // each thread's on a cache line of its own
   unsigned index = 0;  // 0: the clock's own thread
   bool any_awake = false;  // a block it evaluated stays awake for the next cycle
+  // Wake-ups of the receivers of the flits it sent: for the next cycle (1-cycle links) a bit
+  // per block, most of them for blocks that stay awake anyway; the others as (block, cycle).
+  std::vector<std::uint64_t> wake_next;
   std::vector<std::pair<unsigned, Cycle>> wakes;
   // The blocks it evaluated that go to sleep, and the cycle each has work again (kNever: none
   // of its own). Most blocks of a busy cycle stay awake, so only these are handed back.
