@@ -304,8 +304,10 @@ bool Clock::choose_parallel(bool& timed) {
   }
   const bool parallel = phase_ == Phase::time_parallel;
   // The first cycles of each way bring its state into the caches: not timed.
-  timed = phase_cycles_ > kSettleCycles && phase_cycles_ < kSettleCycles + kTimedCycles;
-  if (phase_cycles_ < kSettleCycles + kTimedCycles) return parallel;
+  const bool enough =
+      phase_cycles_ > kSettleCycles + kMinTimedCycles && timed_ns_[parallel] >= kTimedNs;
+  timed = phase_cycles_ > kSettleCycles && phase_cycles_ < kSettleCycles + kTimedCycles && !enough;
+  if (phase_cycles_ < kSettleCycles + kTimedCycles && !enough) return parallel;
   phase_cycles_ = 0;
   if (!parallel) {
     phase_ = Phase::time_parallel;

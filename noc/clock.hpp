@@ -179,11 +179,14 @@ class Clock : public sc_core::sc_module {
   void stop_workers();
 
   // Chooses the way a busy cycle is evaluated: hold the way chosen for a number of busy cycles,
-  // then time some cycles on one thread, then some on all, and hold the faster.
+  // then time some cycles on one thread, then some on all, and hold the faster. Each way is
+  // timed for kTimedCycles cycles, or fewer (at least kMinTimedCycles) once kTimedNs have
+  // been timed: a large network's cycles are long, and the slower way costs while it is timed.
   bool choose_parallel(bool& timed);
   void record_timing(bool parallel, double ns, unsigned blocks);
   enum class Phase : std::uint8_t { hold, time_serial, time_parallel };
-  static constexpr unsigned kSettleCycles = 8, kTimedCycles = 64;
+  static constexpr unsigned kSettleCycles = 8, kTimedCycles = 64, kMinTimedCycles = 4;
+  static constexpr double kTimedNs = 5e6;
   static constexpr unsigned kFirstHold = 1024, kMaxHold = 32768;
   Phase phase_ = Phase::time_serial;
   bool use_parallel_ = false;
