@@ -46,11 +46,13 @@ void Clock::set_threads(unsigned threads, unsigned min_parallel_blocks, bool alw
 }
 
 void Clock::mark_parallel(unsigned block, unsigned affinity) {
+  stop_workers();  // the shares are made when they start
   parallel_[block >> 6] |= std::uint64_t{1} << (block & 63);
   affinity_[block] = affinity;
 }
 
 unsigned Clock::attach(ClockedModule* block) {
+  stop_workers();  // the shares and the lanes' bit sets are made for the blocks there are
   const unsigned index = static_cast<unsigned>(blocks_.size());
   blocks_.push_back(block);
   affinity_.push_back(index);
@@ -304,10 +306,11 @@ bool Clock::choose_parallel(bool& timed) {
   }
   const bool parallel = phase_ == Phase::time_parallel;
   // The first cycles of each way bring its state into the caches: not timed.
-  const bool enough =
-      phase_cycles_ > kSettleCycles + kMinTimedCycles && timed_ns_[parallel] >= kTimedNs;
-  timed = phase_cycles_ > kSettleCycles && phase_cycles_ < kSettleCycles + kTimedCycles && !enough;
-  if (phase_cycles_ < kSettleCycles + kTimedCycles && !enough) return parallel;
+  const bool done =
+      phase_cycles_ >= kSettleCycles + kTimedCycles ||
+      (phase_cycles_ > kSettleCycles + kMinTimedCycles && timed_ns_[parallel] >= kTimedNs);
+  timed = phase_cycles_ > kSettleCycles && !done;
+  if (!done) return parallel;
   phase_cycles_ = 0;
   if (!parallel) {
     phase_ = Phase::time_parallel;
@@ -342,26 +345,27 @@ void Clock::after_evaluation(unsigned index, Cycle now, Cycle next, bool& any_aw
 void Clock::evaluate_in_parallel(Cycle now, bool& any_awake) {
   const std::size_t words = awake_.size();
   if (workers_.empty()) start_workers();
-  if (lanes_[0].wake_next.size() != words)  // (blocks attached since)
-    for (Lane& lane : lanes_) lane.wake_next.assign(words, 0);
   // The awake parallel blocks, share after share, each in index order.
   unsigned n = 0;
   std::array<unsigned, kMaxThreads + 1> fronts;
   for (unsigned t = 0; t < threads_; ++t) {
     fronts[t] = n;
     const std::uint64_t* mask = &share_masks_[t * words];
-    for (std::size_t w = 0; w < words; ++w)
-      for (std::uint64_t bits = awake_[w] & mask[w]; bits; bits &= bits - 1)
+    for (std::size_t w = 0; w < words; ++w) {
+      const std::uint64_t awake = awake_[w] & mask[w];
+      evaluated_[w] |= awake;
+      for (std::uint64_t bits = awake; bits; bits &= bits - 1)
         par_order_[n++] = static_cast<unsigned>(w * 64 + __builtin_ctzll(bits));
+    }
   }
   fronts[threads_] = n;
-  for (std::size_t w = 0; w < words; ++w) evaluated_[w] = awake_[w] & parallel_[w];
   par_now_ = now;
   done_.store(0, std::memory_order_relaxed);
   // Only now may the workers take from it (a worker still looking for work of the last cycle
   // may find this one's: it is ready).
   for (unsigned t = 0; t < threads_; ++t)
-    shares_[t].work.store(std::uint64_t{fronts[t]} << 32 | fronts[t + 1], std::memory_order_release);
+    shares_[t].work.store(std::uint64_t{fronts[t]} << 32 | fronts[t + 1],
+                          std::memory_order_release);
   epoch_.fetch_add(1, std::memory_order_seq_cst);
   if (sleepers_.load(std::memory_order_seq_cst) > 0) {
     std::lock_guard<std::mutex> lock(sleep_mutex_);
@@ -407,7 +411,8 @@ bool Clock::take_from(unsigned share, bool front_end, unsigned& begin, unsigned&
     const unsigned front = static_cast<unsigned>(w >> 32), back = static_cast<unsigned>(w);
     if (front >= back) return false;
     constexpr unsigned kChunk = 4;
-    const unsigned chunk = std::min(back - front, front_end ? std::max(kChunk, (back - front) / 2) : kChunk);
+    const unsigned left = back - front;
+    const unsigned chunk = std::min(left, front_end ? std::max(kChunk, left / 2) : kChunk);
     begin = front_end ? front : back - chunk;
     end = front_end ? front + chunk : back;
     const std::uint64_t rest = front_end ? (std::uint64_t{end} << 32 | back)
@@ -475,6 +480,7 @@ void Clock::start_workers() {
     share_masks_[rank * threads_ / total * words + (b >> 6)] |= std::uint64_t{1} << (b & 63);
   }
   par_order_.assign(total, 0);
+  for (Lane& lane : lanes_) lane.wake_next.assign(words, 0);
   shares_.reset(new Share[threads_]);
   stop_.store(false);
   for (unsigned t = 1; t < threads_; ++t) workers_.emplace_back(&Clock::work, this, t);

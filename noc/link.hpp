@@ -87,10 +87,7 @@ class alignas(64) Link {
     deposit(flit, now, next_slot);
     arrivals_.push<true>(Arrival::of(flit), now);
     __atomic_fetch_or(receiver_flits_, std::uint64_t{1} << receiver_port_, __ATOMIC_RELEASE);
-    if (arrivals_.latency() == 1)
-      lane.wake_next[receiver_block_ >> 6] |= std::uint64_t{1} << (receiver_block_ & 63);
-    else
-      lane.wakes.emplace_back(receiver_block_, now + arrivals_.latency());
+    lane.wake(receiver_block_, now + arrivals_.latency(), now);
   }
   template <bool Shared = false>
   bool credit_ready(Cycle now) const { return credits_.ready<Shared>(now); }
