@@ -105,9 +105,10 @@ class DelayLine {
   Cycle next_ready() const { return empty<Shared>() ? kNever : head().ready; }
   const T& front() const { return head().value; }
   void pop() { ++popped_; }
-  // What the reader reads next: the counts, and its entry if that is apart.
-  void prefetch() const {
-    __builtin_prefetch(this);
+  // What the reader reads next, in two steps: the line of the counts (no load), and once
+  // that is in cache, the entry if that is apart (a load of the counts).
+  void prefetch() const { __builtin_prefetch(this); }
+  void prefetch_entry() const {
     if (on_heap() && store_.heap) __builtin_prefetch(&head());
   }
 

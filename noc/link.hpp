@@ -118,9 +118,12 @@ class alignas(64) Link {
     __atomic_fetch_or(sender_credits_, std::uint64_t{1} << sender_port_, __ATOMIC_RELEASE);
   }
   // What the receiver reads of a flagged input (the notice), and the sender of a flagged output
-  // (the credits).
+  // (the credits): first the line with their counts (no load: a block calls this for the
+  // blocks it is about to evaluate), then, that line in cache, the credits' entry (which is
+  // apart from it).
   void prefetch_arrivals() const { arrivals_.prefetch(); }
   void prefetch_credits() const { credits_.prefetch(); }
+  void prefetch_credit_entry() const { credits_.prefetch_entry(); }
 
   template <bool Shared = false>
   Cycle next_flit_cycle() const { return arrivals_.next_ready<Shared>(); }

@@ -60,6 +60,7 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
   in_links_.place(at, ports);
   nonempty_.place(at, words);
   port_of_.place(at, n_vcs);
+  stats_.place(at, ports);
   at += (64 - reinterpret_cast<std::uintptr_t>(at) % 64) % 64;  // each port's block on a line
   out_.place(at, ports * port_block_bytes());
   for (unsigned p = 0; p < ports; ++p) {
@@ -69,7 +70,6 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
   in_vcs_.place(at, n_vcs);
   routes_.place(at, n_vcs);
   slots_.place(at, n_slots);
-  stats_.place(at, ports);
   for (std::size_t i = 0; i < n_vcs; ++i) port_of_[i] = static_cast<std::uint8_t>(i / params.vcs);
   for (NetworkLane& lane : net_.lanes) {  // big enough for the largest router of the network
     RouterScratch& s = lane.scratch;
@@ -188,24 +188,26 @@ void Router::cycle(Cycle now) {
   if (traced_)
     for (PortTrace& t : trace_) t.out_valid = false;
 
-  // Credits returned by the downstream buffers.
-  const auto take_credits = [&](unsigned p) {
-    Link* link = out(p).link;
-    while (link->credit_ready<Shared>(now)) ++out_vc(p, link->take_credit()).credits;
-    return !link->has_credits<Shared>();
-  };
-  if constexpr (Shared)
-    for_each_pending_shared(credit_pending_, take_credits,
-                            [&](unsigned p) { return !out(p).link->has_credits<true>(); });
-  else
-    for_each_pending(credit_pending_, take_credits);
+  // Ask for the credits' entries (in a large network, prefetch() has fetched their links'
+  // lines), then take the flits, then the credits: the prefetches get a little time. (Flits
+  // and credits touch different state: their order changes no result.)
+  for (std::uint64_t bits = __atomic_load_n(&credit_pending_, __ATOMIC_RELAXED); bits;
+       bits &= bits - 1)
+    out(static_cast<unsigned>(__builtin_ctzll(bits))).link->prefetch_credit_entry();
   // Flits arriving from the input links (the sender has put them in their slots).
   const auto take_flits = [&](unsigned p) {
     Link* link = in_links_[p];
     while (link->flit_ready<Shared>(now)) {
       const Arrival a = link->take_arrival();
       const unsigned index = p * vcs_ + a.vc;
-      ++in_vcs_[index].count;
+      InputVc& ivc = in_vcs_[index];
+      // Where the flit is (the sender wrote it a cycle or more ago, and a large network's
+      // buffers do not stay in cache that long): a body flit behind a moving packet leaves
+      // again this cycle.
+      unsigned at = ivc.head + ivc.count;
+      if (at >= buffer_flits_) at -= buffer_flits_;
+      __builtin_prefetch(&slots_[index * buffer_flits_ + at]);
+      ++ivc.count;
       ++buffered_;
       nonempty_[index >> 6] |= std::uint64_t{1} << (index & 63);
       // An idle VC was empty: this is a head (the notice has what routing needs).
@@ -218,6 +220,17 @@ void Router::cycle(Cycle now) {
                             [&](unsigned p) { return in_links_[p]->flits_in_flight<true>() == 0; });
   else
     for_each_pending(flit_pending_, take_flits);
+  // Credits returned by the downstream buffers.
+  const auto take_credits = [&](unsigned p) {
+    Link* link = out(p).link;
+    while (link->credit_ready<Shared>(now)) ++out_vc(p, link->take_credit()).credits;
+    return !link->has_credits<Shared>();
+  };
+  if constexpr (Shared)
+    for_each_pending_shared(credit_pending_, take_credits,
+                            [&](unsigned p) { return !out(p).link->has_credits<true>(); });
+  else
+    for_each_pending(credit_pending_, take_credits);
   max_buffered_ = std::max(max_buffered_, buffered_);
   if (buffered_ > 0) traverse_switch<Shared>(now);
   if (traced_) {

@@ -239,11 +239,12 @@ class Router : public ClockedModule {
   Array<Link*> in_links_;
   Array<std::uint64_t> nonempty_;  // bit per input VC with flits buffered
   Array<std::uint8_t> port_of_;    // per input VC: its port (saves a division)
+  Array<OutputStats> stats_;       // per output port (beside the lines every evaluation reads:
+                                   // contention is counted often in a busy network)
   Array<unsigned char> out_;       // per port: OutputPort, then its OutputVcs (see out())
   Array<InputVc> in_vcs_;          // index = port * vcs + vc
   Array<HeadRoute> routes_;        // per input VC: its head's routing candidates
   Array<BufferSlot> slots_;        // every input VC's buffer slots
-  Array<OutputStats> stats_;       // per output port
   // The rest: read when a head arrives, or not in a cycle at all.
   std::uint8_t nonempty_words_;
   const RoutingFunction& routing_;
