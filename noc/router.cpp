@@ -200,14 +200,11 @@ void Router::cycle(Cycle now) {
     while (link->flit_ready<Shared>(now)) {
       const Arrival a = link->take_arrival();
       const unsigned index = p * vcs_ + a.vc;
-      InputVc& ivc = in_vcs_[index];
       // Where the flit is (the sender wrote it a cycle or more ago, and a large network's
       // buffers do not stay in cache that long): a body flit behind a moving packet leaves
       // again this cycle.
-      unsigned at = ivc.head + ivc.count;
-      if (at >= buffer_flits_) at -= buffer_flits_;
-      __builtin_prefetch(&slots_[index * buffer_flits_ + at]);
-      ++ivc.count;
+      __builtin_prefetch(&slot_at(index, in_vcs_[index].count));
+      ++in_vcs_[index].count;
       ++buffered_;
       nonempty_[index >> 6] |= std::uint64_t{1} << (index & 63);
       // An idle VC was empty: this is a head (the notice has what routing needs).

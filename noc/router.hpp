@@ -176,8 +176,11 @@ class Router : public ClockedModule {
   // Input VC `i`'s ring of slots.
   BufferSlot& front(unsigned i) { return slots_[i * buffer_flits_ + in_vcs_[i].head]; }
   const BufferSlot& front(unsigned i) const { return slots_[i * buffer_flits_ + in_vcs_[i].head]; }
+  // The k-th flit behind the front (k < buffer_flits: no division).
   const BufferSlot& slot_at(unsigned i, unsigned k) const {
-    return slots_[i * buffer_flits_ + (in_vcs_[i].head + k) % buffer_flits_];
+    unsigned at = in_vcs_[i].head + k;
+    if (at >= buffer_flits_) at -= buffer_flits_;
+    return slots_[i * buffer_flits_ + at];
   }
   void pop(InputVc& ivc) {
     ivc.head = static_cast<std::uint16_t>(ring_next(ivc.head, buffer_flits_));
