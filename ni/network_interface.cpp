@@ -585,6 +585,17 @@ void NetworkInterface::evaluate(Cycle now) {
   if (traced_) tr_queue_ = static_cast<unsigned>(queued_packets_);
 }
 
+// The links' lines and the buffers' states (the slots wait for the notices: which VC a flit
+// is on, the notice says).
+void NetworkInterface::prefetch() const {
+  if (!inj_) return;  // (not connected)
+  ej_->prefetch_arrivals();
+  inj_->prefetch_credits();
+  if (sending_) inj_->prefetch_sending();
+  __builtin_prefetch(inj_vcs_.data());
+  ej_buffer_.prefetch();
+}
+
 Cycle NetworkInterface::next_work_cycle(Cycle now) const {
   if (sending_) return now + 1;
   Cycle next = ej_->next_flit_cycle<true>();

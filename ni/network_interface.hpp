@@ -98,6 +98,7 @@ class NetworkInterface : public ClockedModule {
  protected:
   void evaluate(Cycle now) override;
   Cycle next_work_cycle(Cycle now) const override;
+  void prefetch() const override;
 
  private:
   static constexpr std::uint8_t kSyntheticKind = 0xff;
@@ -180,8 +181,8 @@ class NetworkInterface : public ClockedModule {
     unsigned credits = 0;
     std::uint16_t next_slot = 0;  // where the next flit lands (Link::send)
   };
-  std::vector<InjectionVc> inj_vcs_;
-  InputBuffer ej_buffer_;          // the ejection port's buffer
+  std::pmr::vector<InjectionVc> inj_vcs_{net_.state.resource()};
+  InputBuffer ej_buffer_{net_.state.resource()};  // the ejection port's buffer
   NiCounters counters_;
   std::deque<TxMessage> source_queue_;
   Flit tx_flit_;

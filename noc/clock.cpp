@@ -270,8 +270,13 @@ void Clock::run_waves(Cycle first, Cycle end) {
 }
 
 void Clock::set_prefetch_span(unsigned block, std::size_t begin, std::size_t end) {
-  spans_[block] = Span{static_cast<std::uint16_t>(std::min<std::size_t>(begin, 0xffff)),
-                       static_cast<std::uint16_t>(std::min<std::size_t>(end, 0xffff))};
+  spans_[block].begin = static_cast<std::uint16_t>(std::min<std::size_t>(begin, 0xffff));
+  spans_[block].end = static_cast<std::uint16_t>(std::min<std::size_t>(end, 0xffff));
+}
+
+void Clock::set_prefetch_region(unsigned block, const void* begin, std::size_t bytes) {
+  spans_[block].region = static_cast<const char*>(begin);
+  spans_[block].region_bytes = static_cast<std::uint32_t>(std::min<std::size_t>(bytes, 0xffffffff));
 }
 
 void Clock::prefetch_state(unsigned block) const {
@@ -280,6 +285,11 @@ void Clock::prefetch_state(unsigned block) const {
   const Span span = spans_[block];
   for (unsigned offset = span.begin & ~63u; offset < span.end; offset += 64)
     __builtin_prefetch(base + offset);
+  // (The region's lines from the one its first byte is on.)
+  const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(span.region) & ~std::uintptr_t{63};
+  const std::uintptr_t end = reinterpret_cast<std::uintptr_t>(span.region) + span.region_bytes;
+  for (std::uintptr_t line = first; line < end; line += 64)
+    __builtin_prefetch(reinterpret_cast<const void*>(line));
 }
 
 void Clock::prefetch_for(const unsigned* order, std::size_t k, std::size_t n) const {
@@ -501,6 +511,11 @@ void ClockedModule::set_prefetch_end(const void* end) {
   const char* base = reinterpret_cast<const char*>(static_cast<const ClockedBlock*>(this));
   // (prefetch_state fetches the first line, with the virtual table pointer, in any case)
   clock_.set_prefetch_span(index_, sizeof(ClockedBlock), static_cast<const char*>(end) - base);
+}
+
+void ClockedModule::set_prefetch_region(const void* begin, const void* end) {
+  clock_.set_prefetch_region(index_, begin,
+                             static_cast<const char*>(end) - static_cast<const char*>(begin));
 }
 
 ClockedModule::ClockedModule(sc_module_name name, Clock& clock)

@@ -95,6 +95,7 @@ class Clock : public sc_core::sc_module {
   // The bytes [begin, end) from a block's address that its evaluation reads first (see
   // prefetch_state).
   void set_prefetch_span(unsigned block, std::size_t begin, std::size_t end);
+  void set_prefetch_region(unsigned block, const void* begin, std::size_t bytes);
 
   // Wavefront evaluation. A large network's state does not stay in cache from one cycle to the
   // next; but a block of cycle t reads only what its neighbours sent by cycle t - 1, so the
@@ -157,6 +158,8 @@ class Clock : public sc_core::sc_module {
   static constexpr unsigned kPrefetchStateAhead = 6, kPrefetchAhead = 2;
   struct Span {
     std::uint16_t begin = 0, end = 0;  // bytes of a block's hot state, from its address
+    std::uint32_t region_bytes = 0;    // and its hot state elsewhere (set_prefetch_region)
+    const char* region = nullptr;
   };
   std::vector<Span> spans_;  // per block
   void prefetch_state(unsigned block) const;
@@ -290,6 +293,8 @@ class ClockedModule : public sc_core::sc_module, public ClockedBlock {
   void set_parallel() { set_parallel(index_); }
   // The block's hot fields run from ClockedBlock's to `end` (a member's address).
   void set_prefetch_end(const void* end);
+  // And its hot state outside the object, in an allocation of its own: [begin, end).
+  void set_prefetch_region(const void* begin, const void* end);
 
   // Calls f(port) for every flagged port; f returns true when the port's link is now empty.
   template <typename F>

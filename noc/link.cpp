@@ -40,8 +40,9 @@ void Link::attach_sender(ClockedModule* sender, unsigned sender_port, unsigned v
   sender_port_ = static_cast<std::uint8_t>(sender_port);
   sender_vcs_ = vcs;
   sender_credits_per_vc_ = credits_per_vc;
-  credits_.reset(params_.credit_latency_cycles,
-                 static_cast<std::size_t>(vcs) * credits_per_vc + params_.credit_latency_cycles + 2);
+  // Every credit on the line is a free slot the sender has not counted yet, so there are no
+  // more of them than the buffer has slots.
+  credits_.reset(params_.credit_latency_cycles, static_cast<std::size_t>(vcs) * credits_per_vc);
   check_depth();
 }
 

@@ -10,6 +10,7 @@
 // wire and out again: in a large network each copy is a cache line that does not stay in cache
 // between cycles.
 #pragma once
+#include <memory_resource>
 #include <string>
 #include <vector>
 
@@ -37,10 +38,20 @@ struct Arrival {
   std::uint8_t vc = 0;
   std::uint8_t vc_class = 0;
 
-  static Arrival of(const Flit& f) { return Arrival{f.dst, f.packet, f.length, f.vc, f.vc_class}; }
+  static Arrival of(const Flit& f, std::uint8_t vc) {
+    return Arrival{f.dst, f.packet, f.length, vc, f.vc_class};
+  }
+  static Arrival of(const Flit& f) { return of(f, f.vc); }
 };
 
-static_assert(sizeof(DelayLine<Arrival, 2>) == 64, "a 1-cycle link's notices: one cache line");
+// A 1-cycle link's notices (two in flight) and the credits of a 4 x 4-flit buffer on a 1-cycle
+// credit line each fit on a cache line with their counts; the credits leave room for the
+// sender's flag word beside them.
+using ArrivalLine = DelayLine<Arrival, 2, 2>;
+using CreditLine = DelayLine<std::uint8_t, 16, 2>;
+static_assert(sizeof(ArrivalLine) <= 64, "a 1-cycle link's notices: one cache line");
+static_assert(sizeof(CreditLine) + sizeof(std::uint64_t*) + 1 <= 64,
+              "a link's credits and the sender's flag word: one cache line");
 
 struct LinkParams {
   unsigned latency_cycles = 1;         // flit: sender's cycle to receiver's buffer
@@ -75,8 +86,15 @@ class alignas(64) Link {
   // advances), its notice on the line; the receiver's input port is flagged and the receiver
   // woken for the flit's cycle.
   void send(const Flit& flit, Cycle now, std::uint16_t& next_slot) {
-    deposit(flit, now, next_slot);
-    arrivals_.push(Arrival::of(flit), now);
+    forward(flit, flit.vc, flit.hops, now, next_slot);
+  }
+  // The same for a flit that a router passes on: it leaves on VC `vc` with hop count `hops`,
+  // set in the copy in the receiver's buffer. (Setting them in the router's own copy first
+  // would make the copy's loads wait for those stores to reach the cache.)
+  void forward(const Flit& flit, std::uint8_t vc, std::uint16_t hops, Cycle now,
+               std::uint16_t& next_slot) {
+    deposit(flit, vc, hops, now, next_slot);
+    arrivals_.push(Arrival::of(flit, vc), now);
     *receiver_flits_ |= std::uint64_t{1} << receiver_port_;
     clock_->wake(receiver_block_, now + arrivals_.latency());
   }
@@ -84,8 +102,12 @@ class alignas(64) Link {
   // on another thread, so the notice is published after the slot is written (DelayLine), its
   // port is flagged atomically and the clock wakes it afterwards.
   void send_shared(const Flit& flit, Cycle now, std::uint16_t& next_slot, Lane& lane) {
-    deposit(flit, now, next_slot);
-    arrivals_.push<true>(Arrival::of(flit), now);
+    forward_shared(flit, flit.vc, flit.hops, now, next_slot, lane);
+  }
+  void forward_shared(const Flit& flit, std::uint8_t vc, std::uint16_t hops, Cycle now,
+                      std::uint16_t& next_slot, Lane& lane) {
+    deposit(flit, vc, hops, now, next_slot);
+    arrivals_.push<true>(Arrival::of(flit, vc), now);
     __atomic_fetch_or(receiver_flits_, std::uint64_t{1} << receiver_port_, __ATOMIC_RELEASE);
     lane.wake(receiver_block_, now + arrivals_.latency(), now);
   }
@@ -119,11 +141,17 @@ class alignas(64) Link {
   }
   // What the receiver reads of a flagged input (the notice), and the sender of a flagged output
   // (the credits): first the line with their counts (no load: a block calls this for the
-  // blocks it is about to evaluate), then, that line in cache, the credits' entry (which is
-  // apart from it).
+  // blocks it is about to evaluate), then, that line in cache, the credits' entry if it is
+  // apart from it (a long credit line's: one for more than 16 credits or a longer latency).
   void prefetch_arrivals() const { arrivals_.prefetch(); }
   void prefetch_credits() const { credits_.prefetch(); }
   void prefetch_credit_entry() const { credits_.prefetch_entry(); }
+  // What the sender writes and reads to send a flit: the notices' line and the receiver's
+  // addresses.
+  void prefetch_sending() const {
+    arrivals_.prefetch();
+    __builtin_prefetch(&buffer_);
+  }
 
   template <bool Shared = false>
   Cycle next_flit_cycle() const { return arrivals_.next_ready<Shared>(); }
@@ -132,29 +160,31 @@ class alignas(64) Link {
   const LinkParams& params() const { return params_; }
 
  private:
-  void deposit(const Flit& flit, Cycle now, std::uint16_t& next_slot) {
-    BufferSlot& s = buffer_[flit.vc * depth_ + next_slot];
+  void deposit(const Flit& flit, std::uint8_t vc, std::uint16_t hops, Cycle now,
+               std::uint16_t& next_slot) {
+    BufferSlot& s = buffer_[vc * depth_ + next_slot];
     next_slot = static_cast<std::uint16_t>(ring_next(next_slot, depth_));
     s.flit = flit;
+    s.flit.vc = vc;
+    s.flit.hops = hops;
     s.arrived = now + arrivals_.latency();
   }
   void check_depth() const;
 
-  // Two cache lines. The first is the notices' line, their entries inside it (for a 1-cycle
-  // link): the sender writes it and the receiver reads it, one line per flit. The second holds
-  // the credits' line (its entries apart: a sleeping sender may leave every slot's credit
-  // waiting) and what the two ends need to reach each other: the receiver's buffer, flag word
-  // and clock for a flit, the sender's flag word for a credit. The name and parameters last.
-  alignas(64) DelayLine<Arrival, 2> arrivals_;
-  alignas(64) DelayLine<std::uint8_t> credits_;
+  // Three cache lines. The notices' (the sender writes it and the receiver reads it, one line
+  // per flit); the credits' (the other way round), with what the receiver needs to flag a
+  // credit; and, read-only once wired, what the sender needs to deliver a flit: the receiver's
+  // buffer, flag word and clock. The wiring checks, the name and parameters last.
+  alignas(64) ArrivalLine arrivals_;
+  alignas(64) CreditLine credits_;
   std::uint64_t* sender_credits_ = nullptr;   // the sender's credit_flags()
-  BufferSlot* buffer_ = nullptr;              // the receiver's
+  std::uint8_t sender_port_ = 0;
+  alignas(64) BufferSlot* buffer_ = nullptr;  // the receiver's
   Clock* clock_ = nullptr;
   std::uint64_t* receiver_flits_ = nullptr;   // the receiver's flit_flags()
   unsigned receiver_block_ = 0;               // the receiver's index at the clock
   std::uint16_t depth_ = 0;                   // the receiver's slots per VC
   std::uint8_t receiver_port_ = 0;
-  std::uint8_t sender_port_ = 0;
   unsigned receiver_vcs_ = 0, sender_vcs_ = 0, sender_credits_per_vc_ = 0;  // wiring checks
   std::string name_;
   LinkParams params_;
@@ -165,6 +195,8 @@ class alignas(64) Link {
 // (A router keeps its buffers in its own state, beside each VC's packet state.)
 class InputBuffer {
  public:
+  explicit InputBuffer(std::pmr::memory_resource* memory = std::pmr::get_default_resource())
+      : slots_(memory), vcs_(memory) {}
   void attach(Link& link, ClockedModule* receiver, unsigned port, unsigned vcs, unsigned depth) {
     slots_.assign(static_cast<std::size_t>(vcs) * depth, BufferSlot{});
     vcs_.assign(vcs, Vc{});
@@ -178,6 +210,7 @@ class InputBuffer {
     return vc;
   }
   unsigned count(unsigned vc) const { return vcs_[vc].count; }
+  void prefetch() const { __builtin_prefetch(vcs_.data()); }
   const Flit& front(unsigned vc) const { return slots_[vc * depth_ + vcs_[vc].head].flit; }
   void pop(unsigned vc) {
     Vc& v = vcs_[vc];
@@ -189,8 +222,8 @@ class InputBuffer {
   struct Vc {
     unsigned head = 0, count = 0;
   };
-  std::vector<BufferSlot> slots_;
-  std::vector<Vc> vcs_;
+  std::pmr::vector<BufferSlot> slots_;
+  std::pmr::vector<Vc> vcs_;
   unsigned depth_ = 0;
 };
 

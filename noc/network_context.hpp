@@ -11,6 +11,7 @@
 #include "noc/allocator.hpp"
 #include "noc/clock.hpp"
 #include "noc/flit.hpp"
+#include "noc/huge_pages.hpp"
 
 namespace collnoc {
 
@@ -53,6 +54,9 @@ struct alignas(64) NetworkLane {
 };
 
 struct NetworkContext {
+  // The blocks' hot state (routers' buffers and VC state, links), on large pages; freed with
+  // the network, so declared before its blocks.
+  StateMemory state;
   PacketPool packets;                      // headers of the packets in flight
   // Every flit movement, for the progress watchdog.
   std::uint64_t total_flit_moves() const {

@@ -40,13 +40,14 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
   const std::size_t n_vcs = static_cast<std::size_t>(ports) * params.vcs;
   const std::size_t words = (n_vcs + 63) / 64, n_slots = n_vcs * params.buffer_flits;
   nonempty_words_ = static_cast<std::uint8_t>(words);  // (at most 64 ports x 32 VCs: 32 words)
-  storage_.reset(new unsigned char[
+  storage_ = static_cast<unsigned char*>(net_.state.allocate(
       padded(vc_maker.bytes(shape)) + padded(sw_maker.bytes(shape)) +
-      Array<Link*>::bytes(ports) + Array<std::uint64_t>::bytes(words) +
-      Array<std::uint8_t>::bytes(n_vcs) + 64 + ports * port_block_bytes() +
-      Array<InputVc>::bytes(n_vcs) + Array<HeadRoute>::bytes(n_vcs) +
-      Array<BufferSlot>::bytes(n_slots) + Array<OutputStats>::bytes(ports)]);
-  unsigned char* at = storage_.get();
+          Array<Link*>::bytes(ports) + Array<std::uint64_t>::bytes(words) +
+          Array<std::uint8_t>::bytes(n_vcs) + 64 + ports * port_block_bytes() +
+          Array<InputVc>::bytes(n_vcs) + Array<HeadRoute>::bytes(n_vcs) +
+          Array<BufferSlot>::bytes(n_slots) + Array<OutputStats>::bytes(ports),
+      64));
+  unsigned char* at = storage_;
   const auto place_allocator = [&](std::size_t bytes) {
     const std::size_t misalign = reinterpret_cast<std::uintptr_t>(at) % kAllocatorAlign;
     if (misalign) at += kAllocatorAlign - misalign;
@@ -82,9 +83,12 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
   // A router touches only itself, its links and its lane: any thread may evaluate it.
   set_parallel();
   set_prefetch_end(&slots_ + 1);
+  // And in storage_, what every evaluation reads: the allocators' state, the small arrays, the
+  // output ports and the input VCs (not the routes, read for waiting heads only, nor the slots).
+  set_prefetch_region(storage_, in_vcs_.data() + n_vcs);
 }
 
-// The allocators live in storage_ (freed after this body): only their destructors to run.
+// The allocators live in storage_ (freed with the network): only their destructors to run.
 Router::~Router() {
   vc_alloc_->~VcAllocator();
   sw_alloc_->~SwitchAllocator();
@@ -136,12 +140,18 @@ bool Router::head_ready(unsigned i, Cycle now) const {
 
 void Router::hold(unsigned port, Cycle now) {
   OutputPort& o = out(port);
-  if (o.held_vcs++ == 0) o.busy_since = now;
+  if (o.held_vcs++ == 0) {
+    o.busy_since = now;
+    held_ports_ |= std::uint64_t{1} << port;
+  }
 }
 
 void Router::release(unsigned port, Cycle now) {
   OutputPort& o = out(port);
-  if (--o.held_vcs == 0) stats_[port].busy_cycles += now - o.busy_since + 1;
+  if (--o.held_vcs == 0) {
+    stats_[port].busy_cycles += now - o.busy_since + 1;
+    held_ports_ &= ~(std::uint64_t{1} << port);
+  }
 }
 
 void Router::finish(Cycle now) {
@@ -343,19 +353,18 @@ void Router::traverse_switch(Cycle now) {
     OutputPort& o = out(win.out_port);
     OutputVc& ov = out_vc(win.out_port, ivc.out_vc);
 
-    Flit& f = front(index).flit;
+    const Flit& f = front(index).flit;
     const bool tail = f.is_tail();
-    f.vc = ivc.out_vc;
-    f.hops = static_cast<std::uint16_t>(f.hops + (f.is_head() & o.to_router));  // (no branch)
-    if constexpr (Shared) o.link->send_shared(f, now, ov.next_slot, *lane_);
-    else o.link->send(f, now, ov.next_slot);
+    const auto hops = static_cast<std::uint16_t>(f.hops + (f.is_head() & o.to_router));  // (no branch)
+    if constexpr (Shared) o.link->forward_shared(f, ivc.out_vc, hops, now, ov.next_slot, *lane_);
+    else o.link->forward(f, ivc.out_vc, hops, now, ov.next_slot);
     --ov.credits;
     ++o.flits;
     if (traced_) {
       PortTrace& t = trace_[win.out_port];
       t.out_valid = true;
       t.out_packet = packet_tag(net_.packets[f.packet].packet_id);
-      t.out_vc = f.vc;
+      t.out_vc = ivc.out_vc;
     }
     pop(ivc);
     --buffered_;
@@ -384,10 +393,17 @@ void Router::prefetch() const {
   for (std::uint64_t bits = __atomic_load_n(&credit_pending_, __ATOMIC_RELAXED); bits;
        bits &= bits - 1)
     out(static_cast<unsigned>(__builtin_ctzll(bits))).link->prefetch_credits();
-  for_each_nonempty([&](unsigned i) {
-    __builtin_prefetch(&in_vcs_[i]);
-    __builtin_prefetch(&front(i));
-  });
+  // The links the packets in progress send on.
+  for (std::uint64_t bits = held_ports_; bits; bits &= bits - 1)
+    out(static_cast<unsigned>(__builtin_ctzll(bits))).link->prefetch_sending();
+  // (Not through for_each_nonempty: GCC finds a lambda that only prefetches free of side
+  // effects and drops the call, and the loop with it.)
+  for (std::size_t w = 0; w < nonempty_words_; ++w)
+    for (std::uint64_t bits = nonempty_[w]; bits; bits &= bits - 1) {
+      const unsigned i = static_cast<unsigned>(w * 64 + __builtin_ctzll(bits));
+      __builtin_prefetch(&in_vcs_[i]);
+      __builtin_prefetch(&front(i));
+    }
 }
 
 Cycle Router::next_work_cycle(Cycle now) const {

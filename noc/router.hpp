@@ -227,6 +227,7 @@ class Router : public ClockedModule {
   // (ClockedBlock) and the next two, the second of them the arrays' addresses (a large network's
   // routers do not stay in cache between cycles, and a small one's outgrow the L1 cache).
   unsigned buffered_ = 0;
+  std::uint64_t held_ports_ = 0;  // output ports with a VC held by a packet (they send next)
   Cycle occupancy_since_ = 0;
   std::uint64_t occupancy_flit_cycles_ = 0;
   NetworkContext& net_;
@@ -254,7 +255,7 @@ class Router : public ClockedModule {
   RouterId id_;
   unsigned ports_;
   RouterParams params_;
-  std::unique_ptr<unsigned char[]> storage_;
+  unsigned char* storage_;  // in net_.state
   std::vector<PortTrace> trace_;  // empty unless traced
 };
 

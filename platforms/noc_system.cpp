@@ -24,9 +24,8 @@ NocSystem::NocSystem(sc_module_name name, std::unique_ptr<Topology> topology,
 
   clock_.set_after_parallel([this] { net_.after_parallel(); });
   for (RouterId r = 0; r < topo.num_routers(); ++r) {
-    routers_.push_back(std::make_unique<Router>(("router" + std::to_string(r)).c_str(), clock_, r,
-                                                topo.radix(), params_.router, *routing_,
-                                                net_));
+    routers_.push_back(net_.state.make<Router>(("router" + std::to_string(r)).c_str(), clock_, r,
+                                               topo.radix(), params_.router, *routing_, net_));
     routers_.back()->set_always_on(!params_.activity_driven);
   }
   // Router-to-router links: one per connected network port.
@@ -43,8 +42,8 @@ NocSystem::NocSystem(sc_module_name name, std::unique_ptr<Topology> topology,
   for (NodeId n = 0; n < topo.num_endpoints(); ++n) {
     const RouterId r = topo.router_of(n);
     const unsigned port = topo.local_port_of(n);
-    nis_.push_back(std::make_unique<NetworkInterface>(("ni" + std::to_string(n)).c_str(), clock_,
-                                                      n, params_.ni, params_.router, net_));
+    nis_.push_back(net_.state.make<NetworkInterface>(("ni" + std::to_string(n)).c_str(), clock_,
+                                                     n, params_.ni, params_.router, net_));
     NetworkInterface& ni = *nis_.back();
     ni.set_always_on(!params_.activity_driven);
     Link& inj = links_.emplace_back("inject" + std::to_string(n), params_.ni_link);

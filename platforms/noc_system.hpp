@@ -99,9 +99,10 @@ class NocSystem : public sc_core::sc_module {
   Clock clock_;
   NetworkContext net_;
   std::unique_ptr<RoutingFunction> routing_;
-  std::vector<std::unique_ptr<Router>> routers_;
-  std::deque<Link> links_;  // contiguous blocks: links are polled every cycle
-  std::vector<std::unique_ptr<NetworkInterface>> nis_;
+  // The routers, links and NIs in the network's state memory (NetworkContext::state).
+  std::vector<StateMemory::Owned<Router>> routers_;
+  std::pmr::deque<Link> links_{net_.state.resource()};
+  std::vector<StateMemory::Owned<NetworkInterface>> nis_;
   std::vector<std::unique_ptr<Core>> cores_;
   std::size_t cores_finished_ = 0;
   TrafficParams traffic_;

@@ -1,10 +1,13 @@
 #include <catch2/catch.hpp>
+#include <cstdint>
+#include <cstring>
 #include <deque>
 #include <set>
 #include <utility>
 #include <vector>
 
 #include "noc/delay_line.hpp"
+#include "noc/huge_pages.hpp"
 #include "noc/flit.hpp"
 #include "noc/random.hpp"
 #include "noc/zero_load.hpp"
@@ -12,7 +15,7 @@
 using namespace collnoc;
 
 TEST_CASE("delay line: an entry written in cycle t is readable from t + latency", "[units]") {
-  DelayLine<int> line(3, 4);
+  DelayLine<int> line(3, 4);  // (apart: nothing inside the line)
   line.push(7, 10);
   CHECK_FALSE(line.ready(12));
   CHECK(line.ready(13));
@@ -27,12 +30,14 @@ TEST_CASE("delay line: an entry written in cycle t is readable from t + latency"
 
 TEST_CASE("delay line: entries inside the line or apart keep order and timing across wraps",
           "[units]") {
-  // Capacity 2 fits the two entries kept inside the line; 3 (rounded to 4) goes apart; reset
-  // moves between the two (the sanitizer build checks the allocation is freed).
-  DelayLine<int, 2> line(1, 2);
-  for (std::size_t capacity : {2u, 3u, 2u, 9u}) {
-    line.reset(2, capacity);
-    const std::size_t room = capacity == 3 ? 4 : capacity == 9 ? 16 : 2;  // powers of two
+  // Capacity 2 with a 1-cycle latency fits inside the line (two values, two stamps); a longer
+  // latency or capacity goes apart; reset moves between the two (the sanitizer build checks
+  // the allocations are freed).
+  DelayLine<int, 2, 2> line(1, 2);
+  for (auto [latency, capacity] : {std::pair{1u, 2u}, std::pair{2u, 3u}, std::pair{1u, 2u},
+                                   std::pair{2u, 9u}, std::pair{1u, 5u}}) {
+    line.reset(latency, capacity);
+    const std::size_t room = capacity <= 2 ? 2 : capacity <= 4 ? 4 : capacity <= 8 ? 8 : 16;
     std::deque<std::pair<Cycle, int>> model;  // (ready, value)
     Cycle now = 100;
     int next_in = 0, taken = 0;
@@ -41,10 +46,11 @@ TEST_CASE("delay line: entries inside the line or apart keep order and timing ac
       if (step % 4 != 3 && model.size() < room) {
         CHECK_FALSE(line.full());
         line.push(next_in, now);
-        model.emplace_back(now + 2, next_in++);
+        model.emplace_back(now + latency, next_in++);
       }
       CHECK(line.full() == (model.size() == room));
-      CHECK(line.next_ready() == model.front().first);
+      if (!model.empty() && model.size() <= latency + 1)
+        CHECK(line.next_ready() == model.front().first);
       if (line.ready(now)) {
         REQUIRE(model.front().first <= now);
         CHECK(line.front() == model.front().second);
@@ -52,11 +58,44 @@ TEST_CASE("delay line: entries inside the line or apart keep order and timing ac
         model.pop_front();
         ++taken;
       } else {
-        CHECK(model.front().first > now);
+        CHECK((model.empty() || model.front().first > now));
       }
       CHECK(line.size() == model.size());
     }
     CHECK(taken >= 30);  // the line kept moving
+  }
+}
+
+// The line keeps the ready cycles of its newest entries only: an entry `latency` or more
+// places behind the newest one is ready. A reader that comes back late (a sleeping sender
+// collecting its credits) must still see exactly what is ready, on both threads' terms.
+TEST_CASE("delay line: a reader that comes late takes exactly the entries that are ready",
+          "[units]") {
+  for (unsigned latency : {1u, 2u, 3u}) {
+    DelayLine<std::uint8_t, 16, 2> line(latency, 16);  // latency 1 inside the line, else apart
+    Rng rng(latency);
+    std::deque<std::pair<Cycle, std::uint8_t>> model;
+    Cycle now = 0;
+    std::uint8_t next = 0;
+    for (int step = 0; step < 4000; ++step, ++now) {
+      // At most one entry per cycle, at random, while there is room.
+      if (model.size() < 16 && rng.next() % 3 != 0) {
+        line.push<true>(next, now);
+        model.emplace_back(now + latency, next++);
+      }
+      // The reader looks only now and then: often after a long sleep, sometimes every cycle.
+      if (rng.next() % 7 != 0) continue;
+      while (!model.empty() && model.front().first <= now) {
+        REQUIRE(line.ready<true>(now));
+        REQUIRE(line.ready<false>(now));
+        CHECK(line.front() == model.front().second);
+        line.pop();
+        model.pop_front();
+      }
+      CHECK_FALSE(line.ready<true>(now));
+      CHECK_FALSE(line.ready<false>(now));
+      CHECK(line.size<true>() == model.size());
+    }
   }
 }
 
@@ -126,4 +165,41 @@ TEST_CASE("packet pool: lanes hand out distinct records that never move, and reb
   released.insert(handles.begin(), handles.end());
   for (unsigned i = 0; i < 100; ++i) CHECK(released.count(pool.allocate(2)) == 1);
   CHECK(pool.live() == 100);
+}
+
+TEST_CASE("state memory: aligned blocks on 2 MB boundaries, objects destroyed by their owners",
+          "[units]") {
+  static int alive = 0;
+  struct Probe {
+    explicit Probe(int v) : value(v) { ++alive; }
+    ~Probe() { --alive; }
+    alignas(64) int value;
+  };
+  {
+    StateMemory memory;
+    std::vector<char*> blocks;
+    // 5 MB in blocks of 7 KB (a router's state): several of the resource's 2 MB blocks.
+    for (int i = 0; i < 750; ++i) {
+      auto* p = static_cast<char*>(memory.allocate(7000, 64));
+      REQUIRE(reinterpret_cast<std::uintptr_t>(p) % 64 == 0);
+      std::memset(p, i & 0xff, 7000);  // every byte is ours
+      blocks.push_back(p);
+    }
+    for (int i = 0; i < 750; ++i) {  // and nobody else's
+      CHECK(static_cast<unsigned char>(blocks[i][0]) == (i & 0xff));
+      CHECK(static_cast<unsigned char>(blocks[i][6999]) == (i & 0xff));
+    }
+    {
+      StateMemory::Owned<Probe> a = memory.make<Probe>(7), b = memory.make<Probe>(8);
+      CHECK(alive == 2);
+      CHECK(reinterpret_cast<std::uintptr_t>(a.get()) % 64 == 0);
+      CHECK(a->value + b->value == 15);
+    }
+    CHECK(alive == 0);
+  }
+  HugePageResource pages;
+  void* big = pages.allocate(3 << 20, 64);
+  CHECK(reinterpret_cast<std::uintptr_t>(big) % HugePageResource::kPageBytes == 0);
+  std::memset(big, 1, 3 << 20);
+  pages.deallocate(big, 3 << 20, 64);
 }
