@@ -39,12 +39,34 @@ void HugePageResource::do_deallocate(void* p, std::size_t bytes, std::size_t) {
 }
 #else
 void* HugePageResource::do_allocate(std::size_t bytes, std::size_t alignment) {
-  return ::operator new(whole_pages(bytes), std::align_val_t{kPageBytes > alignment ? kPageBytes : alignment});
+  return ::operator new(whole_pages(bytes),
+                        std::align_val_t{kPageBytes > alignment ? kPageBytes : alignment});
 }
 
 void HugePageResource::do_deallocate(void* p, std::size_t, std::size_t alignment) {
   ::operator delete(p, std::align_val_t{kPageBytes > alignment ? kPageBytes : alignment});
 }
 #endif
+
+SeparateBlocks::~SeparateBlocks() {
+  for (const Block& b : live_) ::operator delete(b.p, std::align_val_t{b.alignment});
+}
+
+void* SeparateBlocks::do_allocate(std::size_t bytes, std::size_t alignment) {
+  live_.reserve(live_.size() + 1);  // (so that recording it cannot throw)
+  void* p = ::operator new(bytes, std::align_val_t{alignment});
+  live_.push_back(Block{p, alignment});
+  return p;
+}
+
+void SeparateBlocks::do_deallocate(void* p, std::size_t, std::size_t alignment) {
+  for (std::size_t i = live_.size(); i-- > 0;)
+    if (live_[i].p == p) {
+      live_[i] = live_.back();
+      live_.pop_back();
+      break;
+    }
+  ::operator delete(p, std::align_val_t{alignment});
+}
 
 }  // namespace collnoc

@@ -9,6 +9,7 @@
 #include <memory_resource>
 #include <new>
 #include <utility>
+#include <vector>
 
 namespace collnoc {
 
@@ -25,6 +26,28 @@ class HugePageResource final : public std::pmr::memory_resource {
   bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override {
     return this == &other;
   }
+};
+
+// Every allocation a heap block of its own, all freed with the resource: what StateMemory
+// uses under AddressSanitizer, so that an overrun of one block is caught at the next.
+class SeparateBlocks final : public std::pmr::memory_resource {
+ public:
+  SeparateBlocks() = default;
+  SeparateBlocks(const SeparateBlocks&) = delete;
+  SeparateBlocks& operator=(const SeparateBlocks&) = delete;
+  ~SeparateBlocks() override;
+
+ private:
+  struct Block {
+    void* p;
+    std::size_t alignment;
+  };
+  void* do_allocate(std::size_t bytes, std::size_t alignment) override;
+  void do_deallocate(void* p, std::size_t bytes, std::size_t alignment) override;
+  bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override {
+    return this == &other;
+  }
+  std::vector<Block> live_;
 };
 
 // A network's hot state: allocated as the network is built, freed with it (monotonic).
@@ -47,8 +70,12 @@ class StateMemory {
   }
 
  private:
+#if defined(__SANITIZE_ADDRESS__)
+  SeparateBlocks blocks_;
+#else
   HugePageResource pages_;
   std::pmr::monotonic_buffer_resource blocks_{HugePageResource::kPageBytes - 64, &pages_};
+#endif
 };
 
 }  // namespace collnoc

@@ -355,7 +355,8 @@ void Router::traverse_switch(Cycle now) {
 
     const Flit& f = front(index).flit;
     const bool tail = f.is_tail();
-    const auto hops = static_cast<std::uint16_t>(f.hops + (f.is_head() & o.to_router));  // (no branch)
+    // (no branch)
+    const auto hops = static_cast<std::uint16_t>(f.hops + (f.is_head() & o.to_router));
     if constexpr (Shared) o.link->forward_shared(f, ivc.out_vc, hops, now, ov.next_slot, *lane_);
     else o.link->forward(f, ivc.out_vc, hops, now, ov.next_slot);
     --ov.credits;
