@@ -50,7 +50,8 @@ void NetworkInterface::connect(Link& injection, Link& ejection) {
   inj_ = &injection;
   ej_ = &ejection;
   injection.attach_sender(this, 0, router_.vcs, router_.buffer_flits);
-  ej_buffer_.attach(ejection, this, 0, router_.vcs, params_.ejection_buffer(router_));
+  ej_buffer_.attach(ejection, this, 0, router_.vcs, params_.ejection_buffer(router_),
+                    params_.words_per_flit());
 }
 
 void NetworkInterface::set_traffic(const TrafficParams& params, const TrafficPattern& pattern,

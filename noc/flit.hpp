@@ -3,6 +3,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -51,7 +52,9 @@ inline std::uint32_t packet_tag(PacketId id) {
   return static_cast<std::uint32_t>((id >> 40) * 1000000u + (id & ((PacketId{1} << 40) - 1)) % 1000000u);
 }
 
-struct Flit {
+// A flit's sideband bits. In a buffer they sit apart from the payload (BufferSlot): a router
+// reads them every cycle and the payload only to pass it on.
+struct FlitHeader {
   PacketHandle packet = 0;    // header in the PacketPool
   // Copies of the header fields every router needs, so routing does not reach for the pool.
   NodeId dst = 0;
@@ -62,11 +65,26 @@ struct Flit {
   std::uint8_t words = 0;     // valid payload words
   std::uint16_t hops = 0;     // head: router-to-router links traversed (the NI copies it into
                               // the header; counting in the header would touch it every hop)
-  std::array<std::uint32_t, kMaxFlitWords> payload{};
-
   bool is_head() const { return seq == 0; }
   bool is_tail() const { return seq + 1 == length; }
 };
+
+// A flit as the NIs build and take it: the sidebands and the payload slice.
+struct Flit : FlitHeader {
+  std::array<std::uint32_t, kMaxFlitWords> payload{};
+};
+
+// Copies a flit's `words` payload words (a buffer slot's, the network's flit width): fixed-size
+// moves for the usual widths, since for 16 bytes the variable-length copy the compiler emits
+// otherwise (rep movs) costs more than the move.
+inline void copy_payload(std::uint32_t* to, const std::uint32_t* from, unsigned words) {
+  switch (words) {
+    case 4: std::memcpy(to, from, 4 * sizeof(std::uint32_t)); break;
+    case 8: std::memcpy(to, from, 8 * sizeof(std::uint32_t)); break;
+    case 2: std::memcpy(to, from, 2 * sizeof(std::uint32_t)); break;
+    default: std::memcpy(to, from, words * sizeof(std::uint32_t));
+  }
+}
 
 // Headers of the packets in flight. The source NI allocates one when it injects a head flit; the
 // destination NI releases it when the tail arrives.

@@ -20,13 +20,16 @@
 
 namespace collnoc {
 
-// A flit in a receiver's input buffer and the cycle it arrived there, on a cache line of its
-// own: unaligned, most slots would straddle two lines.
-struct alignas(64) BufferSlot {
-  Flit flit;
+// A flit's sidebands in a receiver's input buffer and the cycle it arrived there, two to a cache
+// line (unaligned, some would straddle two). Its payload words are in an array of their own
+// beside the slots, the network's flit width apart (4 words by default: four flits to a line):
+// a W3 router's buffers take 3 lines per 4-flit VC instead of the 4 of a slot padded to a line
+// (W3 x0.85-0.96 the CPU time for it, docs/performance.md, twelfth session).
+struct alignas(32) BufferSlot {
+  FlitHeader flit;
   Cycle arrived = 0;
 };
-static_assert(sizeof(BufferSlot) == 64, "BufferSlot: one cache line");
+static_assert(sizeof(BufferSlot) == 32, "BufferSlot: half a cache line");
 
 // The notice of a flit's arrival: its VC and, copied from the flit, what a router's route
 // computation and allocation read of a head, so that a router first touches the flit's slot when
@@ -38,10 +41,10 @@ struct Arrival {
   std::uint8_t vc = 0;
   std::uint8_t vc_class = 0;
 
-  static Arrival of(const Flit& f, std::uint8_t vc) {
+  static Arrival of(const FlitHeader& f, std::uint8_t vc) {
     return Arrival{f.dst, f.packet, f.length, vc, f.vc_class};
   }
-  static Arrival of(const Flit& f) { return of(f, f.vc); }
+  static Arrival of(const FlitHeader& f) { return of(f, f.vc); }
 };
 
 // A 1-cycle link's notices (two in flight) and the credits of a 4 x 4-flit buffer on a 1-cycle
@@ -69,15 +72,19 @@ class alignas(64) Link {
   explicit Link(std::string name, const LinkParams& params = {});
 
   // The block that reads the flits (on its input `receiver_port`), with its input buffer for
-  // this channel: `depth` slots per VC, VC v's ring at buffer[v * depth ...]. The sender's
-  // credits per VC must equal `depth` (checked at wiring).
+  // this channel: `depth` slots per VC, VC v's ring at buffer[v * depth ...], and slot k's
+  // `payload_words` payload words at payload[k * payload_words ...]. The sender's credits per
+  // VC must equal `depth` (checked at wiring).
   void attach_receiver(ClockedModule* receiver, unsigned receiver_port, BufferSlot* buffer,
-                       unsigned vcs, unsigned depth);
+                       std::uint32_t* payload, unsigned payload_words, unsigned vcs,
+                       unsigned depth);
   // The block that sends the flits and reads the credits (for its output `sender_port`): `vcs`
   // VCs of `credits_per_vc` credits. A sender that sleeps collects its credits late, so up to
   // every slot of the receiver's buffer can be waiting on the credit line: it is sized for that.
+  // `payload_words`: the payload words the sender holds per flit, at least the receiver's
+  // (checked at wiring).
   void attach_sender(ClockedModule* sender, unsigned sender_port, unsigned vcs,
-                     unsigned credits_per_vc);
+                     unsigned credits_per_vc, unsigned payload_words = kMaxFlitWords);
   const std::string& name() const { return name_; }
   unsigned receiver_block() const { return receiver_block_; }
 
@@ -86,14 +93,15 @@ class alignas(64) Link {
   // advances), its notice on the line; the receiver's input port is flagged and the receiver
   // woken for the flit's cycle.
   void send(const Flit& flit, Cycle now, std::uint16_t& next_slot) {
-    forward(flit, flit.vc, flit.hops, now, next_slot);
+    forward(flit, flit.payload.data(), flit.vc, flit.hops, now, next_slot);
   }
-  // The same for a flit that a router passes on: it leaves on VC `vc` with hop count `hops`,
-  // set in the copy in the receiver's buffer. (Setting them in the router's own copy first
-  // would make the copy's loads wait for those stores to reach the cache.)
-  void forward(const Flit& flit, std::uint8_t vc, std::uint16_t hops, Cycle now,
-               std::uint16_t& next_slot) {
-    deposit(flit, vc, hops, now, next_slot);
+  // The same for a flit that a router passes on (sidebands and payload from its buffer): it
+  // leaves on VC `vc` with hop count `hops`, set in the copy in the receiver's buffer. (Setting
+  // them in the router's own copy first would make the copy's loads wait for those stores to
+  // reach the cache.)
+  void forward(const FlitHeader& flit, const std::uint32_t* payload, std::uint8_t vc,
+               std::uint16_t hops, Cycle now, std::uint16_t& next_slot) {
+    deposit(flit, payload, vc, hops, now, next_slot);
     arrivals_.push(Arrival::of(flit, vc), now);
     *receiver_flits_ |= std::uint64_t{1} << receiver_port_;
     clock_->wake(receiver_block_, now + arrivals_.latency());
@@ -102,11 +110,11 @@ class alignas(64) Link {
   // on another thread, so the notice is published after the slot is written (DelayLine), its
   // port is flagged atomically and the clock wakes it afterwards.
   void send_shared(const Flit& flit, Cycle now, std::uint16_t& next_slot, Lane& lane) {
-    forward_shared(flit, flit.vc, flit.hops, now, next_slot, lane);
+    forward_shared(flit, flit.payload.data(), flit.vc, flit.hops, now, next_slot, lane);
   }
-  void forward_shared(const Flit& flit, std::uint8_t vc, std::uint16_t hops, Cycle now,
-                      std::uint16_t& next_slot, Lane& lane) {
-    deposit(flit, vc, hops, now, next_slot);
+  void forward_shared(const FlitHeader& flit, const std::uint32_t* payload, std::uint8_t vc,
+                      std::uint16_t hops, Cycle now, std::uint16_t& next_slot, Lane& lane) {
+    deposit(flit, payload, vc, hops, now, next_slot);
     arrivals_.push<true>(Arrival::of(flit, vc), now);
     __atomic_fetch_or(receiver_flits_, std::uint64_t{1} << receiver_port_, __ATOMIC_RELEASE);
     lane.wake(receiver_block_, now + arrivals_.latency(), now);
@@ -147,7 +155,7 @@ class alignas(64) Link {
   void prefetch_credits() const { credits_.prefetch(); }
   void prefetch_credit_entry() const { credits_.prefetch_entry(); }
   // What the sender writes and reads to send a flit: the notices' line and the receiver's
-  // addresses.
+  // addresses (the slot and the payload words are asked for by the router, which knows them).
   void prefetch_sending() const {
     arrivals_.prefetch();
     __builtin_prefetch(&buffer_);
@@ -160,32 +168,37 @@ class alignas(64) Link {
   const LinkParams& params() const { return params_; }
 
  private:
-  void deposit(const Flit& flit, std::uint8_t vc, std::uint16_t hops, Cycle now,
-               std::uint16_t& next_slot) {
-    BufferSlot& s = buffer_[vc * depth_ + next_slot];
+  void deposit(const FlitHeader& flit, const std::uint32_t* payload, std::uint8_t vc,
+               std::uint16_t hops, Cycle now, std::uint16_t& next_slot) {
+    const unsigned k = vc * depth_ + next_slot;
+    BufferSlot& s = buffer_[k];
     next_slot = static_cast<std::uint16_t>(ring_next(next_slot, depth_));
+    copy_payload(payload_ + k * payload_words_, payload, payload_words_);
     s.flit = flit;
     s.flit.vc = vc;
     s.flit.hops = hops;
     s.arrived = now + arrivals_.latency();
   }
-  void check_depth() const;
+  void check_wiring() const;
 
   // Three cache lines. The notices' (the sender writes it and the receiver reads it, one line
   // per flit); the credits' (the other way round), with what the receiver needs to flag a
   // credit; and, read-only once wired, what the sender needs to deliver a flit: the receiver's
-  // buffer, flag word and clock. The wiring checks, the name and parameters last.
+  // buffer (slots and payload words), flag word and clock. The wiring checks, the name and parameters last.
   alignas(64) ArrivalLine arrivals_;
   alignas(64) CreditLine credits_;
   std::uint64_t* sender_credits_ = nullptr;   // the sender's credit_flags()
   std::uint8_t sender_port_ = 0;
   alignas(64) BufferSlot* buffer_ = nullptr;  // the receiver's
+  std::uint32_t* payload_ = nullptr;          // the receiver's, payload_words_ per slot
   Clock* clock_ = nullptr;
   std::uint64_t* receiver_flits_ = nullptr;   // the receiver's flit_flags()
   unsigned receiver_block_ = 0;               // the receiver's index at the clock
   std::uint16_t depth_ = 0;                   // the receiver's slots per VC
+  std::uint8_t payload_words_ = 0;            // the receiver's payload words per slot
   std::uint8_t receiver_port_ = 0;
   unsigned receiver_vcs_ = 0, sender_vcs_ = 0, sender_credits_per_vc_ = 0;  // wiring checks
+  unsigned sender_payload_words_ = 0;
   std::string name_;
   LinkParams params_;
 };
@@ -196,12 +209,17 @@ class alignas(64) Link {
 class InputBuffer {
  public:
   explicit InputBuffer(std::pmr::memory_resource* memory = std::pmr::get_default_resource())
-      : slots_(memory), vcs_(memory) {}
-  void attach(Link& link, ClockedModule* receiver, unsigned port, unsigned vcs, unsigned depth) {
+      : slots_(memory), payload_(memory), vcs_(memory) {}
+  // Flits of up to `payload_words` payload words.
+  void attach(Link& link, ClockedModule* receiver, unsigned port, unsigned vcs, unsigned depth,
+              unsigned payload_words = kMaxFlitWords) {
     slots_.assign(static_cast<std::size_t>(vcs) * depth, BufferSlot{});
+    payload_.assign(static_cast<std::size_t>(vcs) * depth * payload_words, 0);
     vcs_.assign(vcs, Vc{});
     depth_ = depth;
-    link.attach_receiver(receiver, port, slots_.data(), vcs, depth);
+    payload_words_ = payload_words;
+    link.attach_receiver(receiver, port, slots_.data(), payload_.data(), payload_words, vcs,
+                         depth);
   }
   // Takes the notice of a flit that has arrived on `link` (flit_ready): returns its VC.
   unsigned arrive(Link& link) {
@@ -211,7 +229,14 @@ class InputBuffer {
   }
   unsigned count(unsigned vc) const { return vcs_[vc].count; }
   void prefetch() const { __builtin_prefetch(vcs_.data()); }
-  const Flit& front(unsigned vc) const { return slots_[vc * depth_ + vcs_[vc].head].flit; }
+  // A copy of `vc`'s front flit (its sidebands and payload are stored apart).
+  Flit front(unsigned vc) const {
+    const std::size_t k = vc * depth_ + vcs_[vc].head;
+    Flit f;
+    static_cast<FlitHeader&>(f) = slots_[k].flit;
+    copy_payload(f.payload.data(), &payload_[k * payload_words_], payload_words_);
+    return f;
+  }
   void pop(unsigned vc) {
     Vc& v = vcs_[vc];
     v.head = ring_next(v.head, depth_);
@@ -223,8 +248,9 @@ class InputBuffer {
     unsigned head = 0, count = 0;
   };
   std::pmr::vector<BufferSlot> slots_;
+  std::pmr::vector<std::uint32_t> payload_;
   std::pmr::vector<Vc> vcs_;
-  unsigned depth_ = 0;
+  unsigned depth_ = 0, payload_words_ = 0;
 };
 
 }  // namespace collnoc

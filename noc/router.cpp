@@ -18,6 +18,9 @@ void validate(const RouterParams& p) {
   if (p.hop_latency_cycles < 1 || p.hop_latency_cycles > 1000)
     throw ParamError("router.hop_latency_cycles", std::to_string(p.hop_latency_cycles),
                      "must be in 1..1000");
+  if (p.flit_words < 1 || p.flit_words > kMaxFlitWords)  // (from ni.flit_width_bits)
+    throw ParamError("ni.flit_width_bits", std::to_string(32 * p.flit_words),
+                     "must be a multiple of 32 in 32.." + std::to_string(32 * kMaxFlitWords));
 }
 
 Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
@@ -28,6 +31,7 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
       hop_latency_cycles_(static_cast<std::uint16_t>(params.hop_latency_cycles)),
       vcs_(static_cast<std::uint8_t>(params.vcs)),
       vcs_per_class_(static_cast<std::uint8_t>(params.vc_classes ? params.vcs_per_class() : 0)),
+      flit_words_(static_cast<std::uint8_t>(params.flit_words)),
       switching_(params.switching), routing_(routing), id_(id), ports_(ports), params_(params) {
   validate(params_);
   if (ports > 64) throw ParamError("topology", std::to_string(ports) + " ports", "a router has at most 64");
@@ -45,7 +49,9 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
           Array<Link*>::bytes(ports) + Array<std::uint64_t>::bytes(words) +
           Array<std::uint8_t>::bytes(n_vcs) + 64 + ports * port_block_bytes() +
           Array<InputVc>::bytes(n_vcs) + Array<HeadRoute>::bytes(n_vcs) +
-          Array<BufferSlot>::bytes(n_slots) + Array<OutputStats>::bytes(ports),
+          Array<BufferSlot>::bytes(n_slots) + 64 +
+          Array<std::uint32_t>::bytes(n_slots * params.flit_words) +
+          Array<OutputStats>::bytes(ports),
       64));
   unsigned char* at = storage_;
   const auto place_allocator = [&](std::size_t bytes) {
@@ -71,6 +77,8 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
   in_vcs_.place(at, n_vcs);
   routes_.place(at, n_vcs);
   slots_.place(at, n_slots);
+  at += (64 - reinterpret_cast<std::uintptr_t>(at) % 64) % 64;  // a VC's payload on few lines
+  payload_.place(at, n_slots * params.flit_words);
   for (std::size_t i = 0; i < n_vcs; ++i) port_of_[i] = static_cast<std::uint8_t>(i / params.vcs);
   for (NetworkLane& lane : net_.lanes) {  // big enough for the largest router of the network
     RouterScratch& s = lane.scratch;
@@ -82,7 +90,7 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
   }
   // A router touches only itself, its links and its lane: any thread may evaluate it.
   set_parallel();
-  set_prefetch_end(&slots_ + 1);
+  set_prefetch_end(&payload_ + 1);
   // And in storage_, what every evaluation reads: the allocators' state, the small arrays, the
   // output ports and the input VCs (not the routes, read for waiting heads only, nor the slots).
   set_prefetch_region(storage_, in_vcs_.data() + n_vcs);
@@ -98,7 +106,8 @@ void Router::connect_input(unsigned port, Link& link) {
   check_port(port);
   in_links_[port] = &link;
   const std::size_t first = static_cast<std::size_t>(port) * vcs_ * buffer_flits_;
-  link.attach_receiver(this, port, &slots_[first], vcs_, buffer_flits_);
+  link.attach_receiver(this, port, &slots_[first], &payload_[first * flit_words_], flit_words_,
+                       vcs_, buffer_flits_);
 }
 
 void Router::connect_output(unsigned port, Link& link, unsigned downstream_buffer_flits,
@@ -107,7 +116,7 @@ void Router::connect_output(unsigned port, Link& link, unsigned downstream_buffe
   OutputPort& o = out(port);
   o.link = &link;
   o.to_router = to_router;
-  link.attach_sender(this, port, vcs_, downstream_buffer_flits);
+  link.attach_sender(this, port, vcs_, downstream_buffer_flits, flit_words_);
   for (unsigned v = 0; v < vcs_; ++v)
     out_vc(port, v).credits = static_cast<std::uint16_t>(downstream_buffer_flits);
 }
@@ -213,7 +222,9 @@ void Router::cycle(Cycle now) {
       // Where the flit is (the sender wrote it a cycle or more ago, and a large network's
       // buffers do not stay in cache that long): a body flit behind a moving packet leaves
       // again this cycle.
-      __builtin_prefetch(&slot_at(index, in_vcs_[index].count));
+      const BufferSlot& arriving = slot_at(index, in_vcs_[index].count);
+      __builtin_prefetch(&arriving);
+      __builtin_prefetch(payload_of(arriving));
       ++in_vcs_[index].count;
       ++buffered_;
       nonempty_[index >> 6] |= std::uint64_t{1} << (index & 63);
@@ -353,12 +364,14 @@ void Router::traverse_switch(Cycle now) {
     OutputPort& o = out(win.out_port);
     OutputVc& ov = out_vc(win.out_port, ivc.out_vc);
 
-    const Flit& f = front(index).flit;
+    const BufferSlot& slot = front(index);
+    const FlitHeader& f = slot.flit;
     const bool tail = f.is_tail();
     // (no branch)
     const auto hops = static_cast<std::uint16_t>(f.hops + (f.is_head() & o.to_router));
-    if constexpr (Shared) o.link->forward_shared(f, ivc.out_vc, hops, now, ov.next_slot, *lane_);
-    else o.link->forward(f, ivc.out_vc, hops, now, ov.next_slot);
+    if constexpr (Shared)
+      o.link->forward_shared(f, payload_of(slot), ivc.out_vc, hops, now, ov.next_slot, *lane_);
+    else o.link->forward(f, payload_of(slot), ivc.out_vc, hops, now, ov.next_slot);
     --ov.credits;
     ++o.flits;
     if (traced_) {
@@ -404,6 +417,7 @@ void Router::prefetch() const {
       const unsigned i = static_cast<unsigned>(w * 64 + __builtin_ctzll(bits));
       __builtin_prefetch(&in_vcs_[i]);
       __builtin_prefetch(&front(i));
+      __builtin_prefetch(payload_of(front(i)));
     }
 }
 
@@ -423,7 +437,7 @@ void Router::describe_blocked(std::ostream& os, const Topology& topo) const {
   for (unsigned i = 0; i < ports_ * vcs_; ++i) {
     const InputVc& ivc = in_vcs_[i];
     if (ivc.count == 0) continue;
-    const Flit& f = front(i).flit;
+    const FlitHeader& f = front(i).flit;
     const PacketHeader& h = net_.packets[f.packet];
     os << "  router " << id_ << " input " << topo.port_name(i / vcs_) << " vc "
        << i % vcs_ << ": " << ivc.count << " flit(s), front = packet " << h.packet_id

@@ -34,6 +34,9 @@ struct RouterParams {
   Switching switching = Switching::wormhole;
   std::string vc_allocator = "round_robin";
   std::string switch_allocator = "round_robin";
+  // Payload words a flit carries: what each buffer slot holds. Not a key of its own: the
+  // system sets it from the NIs' flit width (ni.flit_width_bits / 32).
+  unsigned flit_words = kMaxFlitWords;
 
   unsigned vcs_per_class() const { return vcs / vc_classes; }
 };
@@ -175,6 +178,9 @@ class Router : public ClockedModule {
 
   // Input VC `i`'s ring of slots.
   BufferSlot& front(unsigned i) { return slots_[i * buffer_flits_ + in_vcs_[i].head]; }
+  const std::uint32_t* payload_of(const BufferSlot& s) const {
+    return &payload_[static_cast<std::size_t>(&s - slots_.data()) * flit_words_];
+  }
   const BufferSlot& front(unsigned i) const { return slots_[i * buffer_flits_ + in_vcs_[i].head]; }
   // The k-th flit behind the front (k < buffer_flits: no division).
   const BufferSlot& slot_at(unsigned i, unsigned k) const {
@@ -237,7 +243,7 @@ class Router : public ClockedModule {
   unsigned max_buffered_ = 0;
   // The parameters a cycle reads, narrow (validate bounds them).
   std::uint16_t buffer_flits_, hop_latency_cycles_;
-  std::uint8_t vcs_, vcs_per_class_;
+  std::uint8_t vcs_, vcs_per_class_, flit_words_;
   Switching switching_;
   bool traced_ = false;
   Array<Link*> in_links_;
@@ -249,6 +255,7 @@ class Router : public ClockedModule {
   Array<InputVc> in_vcs_;          // index = port * vcs + vc
   Array<HeadRoute> routes_;        // per input VC: its head's routing candidates
   Array<BufferSlot> slots_;        // every input VC's buffer slots
+  Array<std::uint32_t> payload_;   // and their payload words, flit_words_ per slot
   // The rest: read when a head arrives, or not in a cycle at all.
   std::uint8_t nonempty_words_;
   const RoutingFunction& routing_;

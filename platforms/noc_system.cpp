@@ -15,8 +15,9 @@ NocSystem::NocSystem(sc_module_name name, std::unique_ptr<Topology> topology,
     : sc_module(name), topology_(std::move(topology)), params_(params),
       clock_("clock", sc_time(params.clock_period_ns, SC_NS)), routing_(std::move(routing)) {
   const Topology& topo = *topology_;
-  validate(params_.router);
   validate(params_.ni);
+  params_.router.flit_words = params_.ni.words_per_flit();  // what the routers' slots hold
+  validate(params_.router);
   validate(params_.link, "link");
   validate(params_.ni_link, "ni_link");
   if (!routing_) routing_ = make_routing(params_.routing, topo, params_.router.vcs_per_class());

@@ -45,6 +45,34 @@ std::uint64_t require_same_results(const NocSystem& a, const NocSystem& b, Cycle
 
 }  // namespace
 
+namespace {
+// Buffers keep a flit's payload words apart from its sidebands, the flit width apart: at the
+// narrowest and the widest flits every synthetic word still arrives as sent (the destination
+// NIs check each one; an altered word makes the run a data error), through routers that pass
+// flits on in the cycle they arrive and through full buffers.
+void require_payload_intact(unsigned flit_width_bits) {
+  SystemParams sp;
+  sp.ni.flit_width_bits = flit_width_bits;
+  sp.router.vcs = 2;
+  sp.router.buffer_flits = 3;
+  auto sys = test::build("mesh", {4, 4}, sp);
+  TrafficParams tp;
+  tp.injection_rate = 0.5;  // past saturation: full buffers, flits waiting in every slot
+  tp.packet_flits = 5;
+  RunOutcome out = test::run_traffic(*sys, tp, 200, 2000, 6000);
+  require_conserved(out);
+  CHECK(get<std::uint64_t>(out.report, "flits.delivered") > 10000);
+}
+}  // namespace
+
+TEST_CASE("payload words arrive intact with 32-bit flits", "[network]") {
+  require_payload_intact(32);
+}
+
+TEST_CASE("payload words arrive intact with 256-bit flits", "[network]") {
+  require_payload_intact(256);
+}
+
 TEST_CASE("torus with dimension-order routing survives saturation without deadlock", "[network]") {
   SystemParams sp;
   sp.router.vcs = 2;
@@ -278,4 +306,25 @@ TEST_CASE("a link refuses a sender whose credits do not match the receiver's buf
   CHECK_THROWS_WITH(b.connect_input(1, more), Catch::Contains("more") && Catch::Contains("credits"));
   b.connect_input(1, more_first);
   CHECK_THROWS_AS(a.connect_output(0, more_first, 2 * rp.buffer_flits, true), std::logic_error);
+}
+
+// The sender copies as many payload words as the receiver's slots hold: a sender holding fewer
+// per flit would pass on words that are not its flit's.
+TEST_CASE("a link refuses a sender whose flits hold fewer payload words than the receiver's slots",
+          "[network]") {
+  Clock clock("clock", sc_core::sc_time(1, sc_core::SC_NS));
+  KaryNCube mesh({2, 2}, /*torus=*/false);
+  RouterParams narrow, wide;
+  narrow.flit_words = 2;
+  wide.flit_words = 4;
+  auto routing = make_routing("dor", mesh, narrow.vcs_per_class());
+  NetworkContext net;
+  Router a("a", clock, 0, mesh.radix(), narrow, *routing, net);
+  Router b("b", clock, 1, mesh.radix(), wide, *routing, net);
+  Link to_wide("to_wide"), to_narrow("to_narrow");
+  a.connect_output(0, to_wide, narrow.buffer_flits, /*to_router=*/true);
+  CHECK_THROWS_WITH(b.connect_input(1, to_wide),
+                    Catch::Contains("to_wide") && Catch::Contains("payload words"));
+  b.connect_output(1, to_narrow, narrow.buffer_flits, /*to_router=*/true);
+  CHECK_NOTHROW(a.connect_input(0, to_narrow));  // wider flits, narrower slots: the words fit
 }
