@@ -184,7 +184,8 @@ class alignas(64) Link {
   // Three cache lines. The notices' (the sender writes it and the receiver reads it, one line
   // per flit); the credits' (the other way round), with what the receiver needs to flag a
   // credit; and, read-only once wired, what the sender needs to deliver a flit: the receiver's
-  // buffer (slots and payload words), flag word and clock. The wiring checks, the name and parameters last.
+  // buffer (slots and payload words), flag word and clock. The wiring checks, the name and
+  // parameters last.
   alignas(64) ArrivalLine arrivals_;
   alignas(64) CreditLine credits_;
   std::uint64_t* sender_credits_ = nullptr;   // the sender's credit_flags()

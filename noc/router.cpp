@@ -18,9 +18,6 @@ void validate(const RouterParams& p) {
   if (p.hop_latency_cycles < 1 || p.hop_latency_cycles > 1000)
     throw ParamError("router.hop_latency_cycles", std::to_string(p.hop_latency_cycles),
                      "must be in 1..1000");
-  if (p.flit_words < 1 || p.flit_words > kMaxFlitWords)  // (from ni.flit_width_bits)
-    throw ParamError("ni.flit_width_bits", std::to_string(32 * p.flit_words),
-                     "must be a multiple of 32 in 32.." + std::to_string(32 * kMaxFlitWords));
 }
 
 Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
@@ -34,6 +31,10 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
       flit_words_(static_cast<std::uint8_t>(params.flit_words)),
       switching_(params.switching), routing_(routing), id_(id), ports_(ports), params_(params) {
   validate(params_);
+  // (Set by the system from ni.flit_width_bits, which the NIs' validate() bounds.)
+  if (params.flit_words < 1 || params.flit_words > kMaxFlitWords)
+    throw std::logic_error("router: flit_words " + std::to_string(params.flit_words) +
+                           " is not in 1.." + std::to_string(kMaxFlitWords));
   if (ports > 64) throw ParamError("topology", std::to_string(ports) + " ports", "a router has at most 64");
   const AllocatorShape shape{ports, params.vcs};
   const AllocatorMaker<VcAllocator>& vc_maker = vc_allocator_maker(params.vc_allocator);
@@ -367,7 +368,7 @@ void Router::traverse_switch(Cycle now) {
     const BufferSlot& slot = front(index);
     const FlitHeader& f = slot.flit;
     const bool tail = f.is_tail();
-    // (no branch)
+    // A head counts the router-to-router links (no branch).
     const auto hops = static_cast<std::uint16_t>(f.hops + (f.is_head() & o.to_router));
     if constexpr (Shared)
       o.link->forward_shared(f, payload_of(slot), ivc.out_vc, hops, now, ov.next_slot, *lane_);

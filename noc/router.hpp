@@ -34,8 +34,8 @@ struct RouterParams {
   Switching switching = Switching::wormhole;
   std::string vc_allocator = "round_robin";
   std::string switch_allocator = "round_robin";
-  // Payload words a flit carries: what each buffer slot holds. Not a key of its own: the
-  // system sets it from the NIs' flit width (ni.flit_width_bits / 32).
+  // Payload words a flit carries: what each buffer slot holds (1..kMaxFlitWords). Not a key
+  // of its own: the system sets it from the NIs' flit width (ni.flit_width_bits / 32).
   unsigned flit_words = kMaxFlitWords;
 
   unsigned vcs_per_class() const { return vcs / vc_classes; }
@@ -178,10 +178,11 @@ class Router : public ClockedModule {
 
   // Input VC `i`'s ring of slots.
   BufferSlot& front(unsigned i) { return slots_[i * buffer_flits_ + in_vcs_[i].head]; }
+  const BufferSlot& front(unsigned i) const { return slots_[i * buffer_flits_ + in_vcs_[i].head]; }
+  // A slot's payload words (in their own array, beside the slots).
   const std::uint32_t* payload_of(const BufferSlot& s) const {
     return &payload_[static_cast<std::size_t>(&s - slots_.data()) * flit_words_];
   }
-  const BufferSlot& front(unsigned i) const { return slots_[i * buffer_flits_ + in_vcs_[i].head]; }
   // The k-th flit behind the front (k < buffer_flits: no division).
   const BufferSlot& slot_at(unsigned i, unsigned k) const {
     unsigned at = in_vcs_[i].head + k;
