@@ -174,7 +174,7 @@ void Clock::on_edge() {
     for (std::size_t w = 0; w < words; ++w)
       awake_parallel += static_cast<unsigned>(__builtin_popcountll(awake_[w] & parallel_[w]));
     if (awake_parallel >= min_parallel_) {
-      parallel = always_parallel_ || choose_parallel(timed);
+      parallel = always_parallel_ || choice_.choose(timed);
       if (timed) {
         for (std::size_t w = 0; w < words; ++w)
           awake_blocks += static_cast<unsigned>(__builtin_popcountll(awake_[w]));
@@ -188,10 +188,10 @@ void Clock::on_edge() {
   }, any_awake);
   if (parallel) std::fill(evaluated_.begin(), evaluated_.end(), 0);
   if (timed)
-    record_timing(parallel,
-                  std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start)
-                      .count(),
-                  awake_blocks);
+    choice_.record(parallel,
+                   std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start)
+                       .count(),
+                   awake_blocks);
   schedule_next_edge(now + 1, any_awake);
 }
 
@@ -305,7 +305,7 @@ void Clock::prefetch_ahead(const unsigned* order, std::size_t n) const {
     blocks_[order[k]]->prefetch();
 }
 
-bool Clock::choose_parallel(bool& timed) {
+bool ThreadingChoice::choose(bool& timed) {
   ++phase_cycles_;
   if (phase_ == Phase::hold) {
     if (phase_cycles_ >= hold_cycles_) {
@@ -326,21 +326,28 @@ bool Clock::choose_parallel(bool& timed) {
     phase_ = Phase::time_parallel;
     return false;
   }
-  // Per block evaluated; all threads only if clearly faster (timings are noisy).
-  const bool faster = 1.05 * timed_ns_[1] * static_cast<double>(timed_blocks_[0]) <
-                      timed_ns_[0] * static_cast<double>(timed_blocks_[1]);
+  // All threads only if clearly faster (timings are noisy).
+  const bool faster = 1.05f * median(1) < median(0);
   // The same answer again: ask less often.
   hold_cycles_ = faster == use_parallel_ ? std::min(2 * hold_cycles_, kMaxHold) : kFirstHold;
   use_parallel_ = faster;
   timed_ns_[0] = timed_ns_[1] = 0;
-  timed_blocks_[0] = timed_blocks_[1] = 0;
+  timed_count_[0] = timed_count_[1] = 0;
   phase_ = Phase::hold;
   return true;
 }
 
-void Clock::record_timing(bool parallel, double ns, unsigned blocks) {
+float ThreadingChoice::median(unsigned way) {
+  float* first = ns_per_block_[way];
+  float* mid = first + timed_count_[way] / 2;
+  std::nth_element(first, mid, first + timed_count_[way]);
+  return *mid;
+}
+
+void ThreadingChoice::record(bool parallel, double ns, unsigned blocks) {
   timed_ns_[parallel] += ns;
-  timed_blocks_[parallel] += blocks;
+  // (At most kTimedCycles - 1 per way: choose() stops timing it then.)
+  ns_per_block_[parallel][timed_count_[parallel]++] = static_cast<float>(ns / blocks);
 }
 
 void Clock::after_evaluation(unsigned index, Cycle now, Cycle next, bool& any_awake) {
