@@ -514,6 +514,21 @@ void Clock::stop_workers() {
   workers_.clear();
 }
 
+void PortMarks::resize(unsigned ports) {
+  if (ports > 64) throw std::logic_error("PortMarks: more than 64 ports");
+  groups_ = std::max(1u, (ports + 7) / 8);
+  if (ports <= kInlinePorts) return;
+  if (words_ != inline_) delete[] words_;
+  words_ = new std::uint64_t[4 * groups_]();
+}
+
+std::uint8_t* PortMarks::byte(unsigned port, unsigned offset) {
+  if (port >= 8 * groups_)
+    throw std::logic_error("PortMarks: port " + std::to_string(port) +
+                           " of a block with room for " + std::to_string(8 * groups_));
+  return reinterpret_cast<std::uint8_t*>(words_ + 4 * (port / 8)) + offset + port % 8;
+}
+
 void ClockedModule::set_prefetch_end(const void* end) {
   const char* base = reinterpret_cast<const char*>(static_cast<const ClockedBlock*>(this));
   // (prefetch_state fetches the first line, with the virtual table pointer, in any case)

@@ -11,10 +11,10 @@
 // Because of the delay lines, the routers (and synthetic-traffic NIs) of one cycle are
 // independent: on a busy cycle the clock evaluates them on several threads (sim.threads), then
 // the other blocks on its own. A block's flits and credits go straight into its links (see
-// DelayLine), its neighbours' port flags are set atomically, and what changes the clock's own
-// state (wake-ups, its next cycle) is held back per thread and applied by the clock's thread
-// afterwards; all of it is order-independent, so the results do not depend on which thread
-// evaluated which block.
+// DelayLine), its neighbours' ports are marked with plain stores (PortMarks), and what changes
+// the clock's own state (wake-ups, its next cycle) is held back per thread and applied by the
+// clock's thread afterwards; all of it is order-independent, so the results do not depend on
+// which thread evaluated which block.
 #pragma once
 #include <atomic>
 #include <condition_variable>
@@ -252,7 +252,95 @@ class Clock : public sc_core::sc_module {
   std::condition_variable wake_workers_;
 };
 
-// What the clock calls on every evaluation of a block, and the block's port flags, apart from
+// The marks a block's links leave on its ports: a flit for an input port was sent (the link also
+// wakes the block for the flit's cycle), a credit for an output port was sent.
+//
+// A mark is a byte of its own, written with a plain store by the block at the link's other end
+// (on a parallel cycle perhaps on another thread), in the half of its cycle's parity: a sender
+// in cycle t marks half t % 2. The block, evaluating cycle t, takes half (t - 1) % 2 and clears
+// it, and nobody writes that half during cycle t: its neighbours have finished cycle t - 1
+// before it starts cycle t and start t + 1 after it has finished t (threads meet between
+// cycles; waves keep neighbouring rows within a cycle of each other, in that order). So
+// neither side needs a locked instruction (with a flag word per block, a locked `or` per flit
+// and per credit held 12 % of W3's router samples: docs/performance.md, thirteenth session).
+// A block that did not take its marks in cycle t - 1 (it slept) reads half t % 2 as well,
+// without clearing it: its senders may be writing it.
+//
+// Eight ports to a group of four 8-byte words (flits: half 0, half 1; credits: half 0, half 1),
+// a block of up to 8 ports on half a cache line.
+class PortMarks {
+ public:
+  static constexpr unsigned kInlinePorts = 8;
+  PortMarks() : taken_(kNotTaken), groups_(1) {}
+  PortMarks(const PortMarks&) = delete;
+  PortMarks& operator=(const PortMarks&) = delete;
+  ~PortMarks() {
+    if (words_ != inline_) delete[] words_;
+  }
+  // Room for `ports` ports (before any link is attached).
+  void resize(unsigned ports);
+  // The byte a link writes for `port` (half 0's; half 1's is 8 bytes on).
+  std::uint8_t* flit_mark(unsigned port) { return byte(port, 0); }
+  std::uint8_t* credit_mark(unsigned port) { return byte(port, 16); }
+  static void mark(std::uint8_t* mark, Cycle now) {
+    __atomic_store_n(mark + ((now & 1) << 3), std::uint8_t{1}, __ATOMIC_RELAXED);
+  }
+  // The block, at the start of its evaluation at `now`: the marked ports into its masks.
+  void take(Cycle now, std::uint64_t& flits, std::uint64_t& credits) {
+    const bool slept = taken_ + 1 != now;
+    taken_ = now;
+    const unsigned prev = static_cast<unsigned>((now - 1) & 1), cur = prev ^ 1u;
+    for (unsigned g = 0; g < groups_; ++g) {
+      std::uint64_t* w = words_ + 4 * g;
+      flits |= take_half(w[prev]) << (8 * g);
+      credits |= take_half(w[2 + prev]) << (8 * g);
+      if (slept) {
+        flits |= ports_of(__atomic_load_n(&w[cur], __ATOMIC_RELAXED)) << (8 * g);
+        credits |= ports_of(__atomic_load_n(&w[2 + cur], __ATOMIC_RELAXED)) << (8 * g);
+      }
+    }
+  }
+  // What take() would find in the half it clears, if the block took its marks last cycle
+  // (for prefetching: no store).
+  void peek(std::uint64_t& flits, std::uint64_t& credits) const {
+    const unsigned half = static_cast<unsigned>(taken_ & 1);
+    for (unsigned g = 0; g < groups_; ++g) {
+      flits |= ports_of(__atomic_load_n(&words_[4 * g + half], __ATOMIC_RELAXED)) << (8 * g);
+      credits |= ports_of(__atomic_load_n(&words_[4 * g + 2 + half], __ATOMIC_RELAXED)) << (8 * g);
+    }
+  }
+  // The input ports marked during cycle `now` (for next_work_cycle: a sender evaluated before
+  // the block in this cycle woke it while it was awake, which does nothing).
+  std::uint64_t flits_marked(Cycle now) const {
+    const unsigned half = static_cast<unsigned>(now & 1);
+    std::uint64_t flits = 0;
+    for (unsigned g = 0; g < groups_; ++g)
+      flits |= ports_of(__atomic_load_n(&words_[4 * g + half], __ATOMIC_RELAXED)) << (8 * g);
+    return flits;
+  }
+  // A group's 8 bytes of 0 or 1 as 8 bits (byte i to bit i).
+  static std::uint64_t ports_of(std::uint64_t bytes) {
+    return (bytes * 0x0102040810204080ull) >> 56;
+  }
+
+ private:
+  std::uint8_t* byte(unsigned port, unsigned offset);
+  static std::uint64_t take_half(std::uint64_t& word) {
+    const std::uint64_t bytes = __atomic_load_n(&word, __ATOMIC_RELAXED);
+    if (!bytes) return 0;
+    __atomic_store_n(&word, 0, __ATOMIC_RELAXED);
+    return ports_of(bytes);
+  }
+  static constexpr Cycle kNotTaken = (Cycle{1} << 56) - 1;  // (never equal to a cycle - 1)
+  // 48 bytes, so that ClockedBlock's fields and the first of the block's own share two lines.
+  std::uint64_t inline_[4] = {0, 0, 0, 0};
+  std::uint64_t* words_ = inline_;  // 4 per group of 8 ports: inline_, or an array of its own
+  Cycle taken_ : 56;                // the cycle of the last take()
+  Cycle groups_ : 8;
+};
+static_assert(sizeof(PortMarks) == 48, "PortMarks: 48 bytes");
+
+// What the clock calls on every evaluation of a block, and the block's port marks, apart from
 // the sc_module: an sc_module's own fields fill several cache lines, so a block's virtual table
 // pointer (at the sc_module's start) would be a line of its own that each evaluation misses. As
 // the second base of ClockedModule, this part sits at the end of the sc_module, on one line with
@@ -272,13 +360,15 @@ class alignas(64) ClockedBlock {
   // fields, up to set_prefetch_end's, were asked for earlier.)
   virtual void prefetch() const {}
 
-  // This block's port flags, set by its links: a flit for an input port is due (the link also
-  // wakes the block for its cycle); a credit for an output port was sent. Blocks look only at
-  // the ports flagged, not at every link every cycle. A credit wakes nobody: a block with flits
-  // to send is awake, and an idle one collects its credits when it next evaluates, with the
-  // same result.
+  // The ports with work, as the block knows them: an input port whose link holds flits (due
+  // now or later), an output port whose link holds credits. Its own: nobody else writes them.
+  // They come from the marks its links leave (PortMarks, taken by take_marks()). Blocks look
+  // only at these ports, not at every link every cycle. A credit wakes nobody: a block with
+  // flits to send is awake, and an idle one collects its credits when it next evaluates, with
+  // the same result.
   std::uint64_t flit_pending_ = 0;
   std::uint64_t credit_pending_ = 0;
+  PortMarks marks_;
   // Set while the block is evaluated on a parallel cycle: its thread's Lane.
   Lane* lane_ = nullptr;
   bool always_on_ = false;  // evaluated every cycle (ClockedModule::set_always_on)
@@ -298,9 +388,10 @@ class ClockedModule : public sc_core::sc_module, public ClockedBlock {
   Clock& clock() const { return clock_; }
 
   unsigned block_index() const { return index_; }
-  // The port flags, for the links attached to the block.
-  std::uint64_t* flit_flags() { return &flit_pending_; }
-  std::uint64_t* credit_flags() { return &credit_pending_; }
+  // The marks, for the links attached to the block (PortMarks): the byte for a flit due on
+  // input `port`, and for a credit on output `port`.
+  std::uint8_t* flit_mark(unsigned port) { return marks_.flit_mark(port); }
+  std::uint8_t* credit_mark(unsigned port) { return marks_.credit_mark(port); }
 
  protected:
   // May be evaluated on any thread of a parallel cycle (see Clock::mark_parallel).
@@ -311,29 +402,16 @@ class ClockedModule : public sc_core::sc_module, public ClockedBlock {
   // And its hot state outside the object, in an allocation of its own: [begin, end).
   void set_prefetch_region(const void* begin, const void* end);
 
-  // Calls f(port) for every flagged port; f returns true when the port's link is now empty.
+  // Ports up to `ports` (before links are attached; 8 without).
+  void set_ports(unsigned ports) { marks_.resize(ports); }
+  // At the start of an evaluation: the ports marked since into flit_pending_ and credit_pending_.
+  void take_marks(Cycle now) { marks_.take(now, flit_pending_, credit_pending_); }
+  // Calls f(port) for every port with work; f returns true when the port's link is now empty.
   template <typename F>
   static void for_each_pending(std::uint64_t& mask, F&& f) {
     for (std::uint64_t bits = mask; bits; bits &= bits - 1) {
       const unsigned port = static_cast<unsigned>(__builtin_ctzll(bits));
       if (f(port)) mask &= ~(std::uint64_t{1} << port);
-    }
-  }
-  // The same on a parallel cycle, where the block at the link's other end may be setting a
-  // flag from another thread: the flags are read and cleared atomically, and a cleared one is
-  // set again unless empty(port) still holds.
-  template <typename F, typename E>
-  static void for_each_pending_shared(std::uint64_t& mask, F&& f, E&& empty) {
-    std::uint64_t cleared = 0;
-    for (std::uint64_t bits = __atomic_load_n(&mask, __ATOMIC_ACQUIRE); bits; bits &= bits - 1) {
-      const unsigned port = static_cast<unsigned>(__builtin_ctzll(bits));
-      if (f(port)) cleared |= std::uint64_t{1} << port;
-    }
-    if (!cleared) return;
-    __atomic_fetch_and(&mask, ~cleared, __ATOMIC_ACQ_REL);
-    for (; cleared; cleared &= cleared - 1) {
-      const unsigned port = static_cast<unsigned>(__builtin_ctzll(cleared));
-      if (!empty(port)) __atomic_fetch_or(&mask, std::uint64_t{1} << port, __ATOMIC_RELAXED);
     }
   }
 

@@ -32,8 +32,7 @@ void Link::attach_receiver(ClockedModule* receiver, unsigned receiver_port, Buff
   payload_words_ = static_cast<std::uint8_t>(payload_words);
   clock_ = &receiver->clock();
   receiver_block_ = receiver->block_index();
-  receiver_flits_ = receiver->flit_flags();
-  receiver_port_ = static_cast<std::uint8_t>(receiver_port);
+  receiver_mark_ = receiver->flit_mark(receiver_port);
   buffer_ = buffer;
   depth_ = static_cast<std::uint16_t>(depth);
   receiver_vcs_ = vcs;
@@ -43,8 +42,7 @@ void Link::attach_receiver(ClockedModule* receiver, unsigned receiver_port, Buff
 void Link::attach_sender(ClockedModule* sender, unsigned sender_port, unsigned vcs,
                          unsigned credits_per_vc, unsigned payload_words) {
   sender_payload_words_ = payload_words;
-  sender_credits_ = sender->credit_flags();
-  sender_port_ = static_cast<std::uint8_t>(sender_port);
+  sender_mark_ = sender->credit_mark(sender_port);
   sender_vcs_ = vcs;
   sender_credits_per_vc_ = credits_per_vc;
   // Every credit on the line is a free slot the sender has not counted yet, so there are no

@@ -49,12 +49,12 @@ struct Arrival {
 
 // A 1-cycle link's notices (two in flight) and the credits of a 4 x 4-flit buffer on a 1-cycle
 // credit line each fit on a cache line with their counts; the credits leave room for the
-// sender's flag word beside them.
+// address of the sender's mark beside them.
 using ArrivalLine = DelayLine<Arrival, 2, 2>;
 using CreditLine = DelayLine<std::uint8_t, 16, 2>;
 static_assert(sizeof(ArrivalLine) <= 64, "a 1-cycle link's notices: one cache line");
-static_assert(sizeof(CreditLine) + sizeof(std::uint64_t*) + 1 <= 64,
-              "a link's credits and the sender's flag word: one cache line");
+static_assert(sizeof(CreditLine) + sizeof(std::uint8_t*) <= 64,
+              "a link's credits and the sender's mark: one cache line");
 
 struct LinkParams {
   unsigned latency_cycles = 1;         // flit: sender's cycle to receiver's buffer
@@ -90,8 +90,8 @@ class alignas(64) Link {
 
   // Sender side: the flit goes into the receiver's buffer, at `next_slot` of its VC's ring (the
   // sender's write position for that VC, which it keeps beside the VC's credits and this
-  // advances), its notice on the line; the receiver's input port is flagged and the receiver
-  // woken for the flit's cycle.
+  // advances), its notice on the line; the receiver's input port is marked (PortMarks) and the
+  // receiver woken for the flit's cycle.
   void send(const Flit& flit, Cycle now, std::uint16_t& next_slot) {
     forward(flit, flit.payload.data(), flit.vc, flit.hops, now, next_slot);
   }
@@ -103,12 +103,12 @@ class alignas(64) Link {
                std::uint16_t hops, Cycle now, std::uint16_t& next_slot) {
     deposit(flit, payload, vc, hops, now, next_slot);
     arrivals_.push(Arrival::of(flit, vc), now);
-    *receiver_flits_ |= std::uint64_t{1} << receiver_port_;
+    PortMarks::mark(receiver_mark_, now);
     clock_->wake(receiver_block_, now + arrivals_.latency());
   }
   // The same on a parallel cycle (from the thread of `lane`): the receiver may be evaluating
-  // on another thread, so the notice is published after the slot is written (DelayLine), its
-  // port is flagged atomically and the clock wakes it afterwards.
+  // on another thread, so the notice is published after the slot is written (DelayLine), and
+  // the clock wakes it afterwards.
   void send_shared(const Flit& flit, Cycle now, std::uint16_t& next_slot, Lane& lane) {
     forward_shared(flit, flit.payload.data(), flit.vc, flit.hops, now, next_slot, lane);
   }
@@ -116,7 +116,7 @@ class alignas(64) Link {
                       std::uint16_t hops, Cycle now, std::uint16_t& next_slot, Lane& lane) {
     deposit(flit, payload, vc, hops, now, next_slot);
     arrivals_.push<true>(Arrival::of(flit, vc), now);
-    __atomic_fetch_or(receiver_flits_, std::uint64_t{1} << receiver_port_, __ATOMIC_RELEASE);
+    PortMarks::mark(receiver_mark_, now);
     lane.wake(receiver_block_, now + arrivals_.latency(), now);
   }
   template <bool Shared = false>
@@ -141,13 +141,13 @@ class alignas(64) Link {
   }
   void return_credit(std::uint8_t vc, Cycle now) {
     credits_.push(vc, now);
-    *sender_credits_ |= std::uint64_t{1} << sender_port_;
+    PortMarks::mark(sender_mark_, now);
   }
   void return_credit_shared(std::uint8_t vc, Cycle now) {
     credits_.push<true>(vc, now);
-    __atomic_fetch_or(sender_credits_, std::uint64_t{1} << sender_port_, __ATOMIC_RELEASE);
+    PortMarks::mark(sender_mark_, now);
   }
-  // What the receiver reads of a flagged input (the notice), and the sender of a flagged output
+  // What the receiver reads of a marked input (the notice), and the sender of a marked output
   // (the credits): first the line with their counts (no load: a block calls this for the
   // blocks it is about to evaluate), then, that line in cache, the credits' entry if it is
   // apart from it (a long credit line's: one for more than 16 credits or a longer latency).
@@ -182,22 +182,20 @@ class alignas(64) Link {
   void check_wiring() const;
 
   // Three cache lines. The notices' (the sender writes it and the receiver reads it, one line
-  // per flit); the credits' (the other way round), with what the receiver needs to flag a
+  // per flit); the credits' (the other way round), with what the receiver needs to mark a
   // credit; and, read-only once wired, what the sender needs to deliver a flit: the receiver's
-  // buffer (slots and payload words), flag word and clock. The wiring checks, the name and
+  // buffer (slots and payload words), mark and clock. The wiring checks, the name and
   // parameters last.
   alignas(64) ArrivalLine arrivals_;
   alignas(64) CreditLine credits_;
-  std::uint64_t* sender_credits_ = nullptr;   // the sender's credit_flags()
-  std::uint8_t sender_port_ = 0;
+  std::uint8_t* sender_mark_ = nullptr;       // the sender's credit_mark(port)
   alignas(64) BufferSlot* buffer_ = nullptr;  // the receiver's
   std::uint32_t* payload_ = nullptr;          // the receiver's, payload_words_ per slot
   Clock* clock_ = nullptr;
-  std::uint64_t* receiver_flits_ = nullptr;   // the receiver's flit_flags()
+  std::uint8_t* receiver_mark_ = nullptr;     // the receiver's flit_mark(port)
   unsigned receiver_block_ = 0;               // the receiver's index at the clock
   std::uint16_t depth_ = 0;                   // the receiver's slots per VC
   std::uint8_t payload_words_ = 0;            // the receiver's payload words per slot
-  std::uint8_t receiver_port_ = 0;
   unsigned receiver_vcs_ = 0, sender_vcs_ = 0, sender_credits_per_vc_ = 0;  // wiring checks
   unsigned sender_payload_words_ = 0;
   std::string name_;

@@ -36,6 +36,7 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
     throw std::logic_error("router: flit_words " + std::to_string(params.flit_words) +
                            " is not in 1.." + std::to_string(kMaxFlitWords));
   if (ports > 64) throw ParamError("topology", std::to_string(ports) + " ports", "a router has at most 64");
+  set_ports(ports);
   const AllocatorShape shape{ports, params.vcs};
   const AllocatorMaker<VcAllocator>& vc_maker = vc_allocator_maker(params.vc_allocator);
   const AllocatorMaker<SwitchAllocator>& sw_maker = switch_allocator_maker(params.switch_allocator);
@@ -208,11 +209,11 @@ void Router::cycle(Cycle now) {
   if (traced_)
     for (PortTrace& t : trace_) t.out_valid = false;
 
+  take_marks(now);
   // Ask for the credits' entries (in a large network, prefetch() has fetched their links'
   // lines), then take the flits, then the credits: the prefetches get a little time. (Flits
   // and credits touch different state: their order changes no result.)
-  for (std::uint64_t bits = __atomic_load_n(&credit_pending_, __ATOMIC_RELAXED); bits;
-       bits &= bits - 1)
+  for (std::uint64_t bits = credit_pending_; bits; bits &= bits - 1)
     out(static_cast<unsigned>(__builtin_ctzll(bits))).link->prefetch_credit_entry();
   // Flits arriving from the input links (the sender has put them in their slots).
   const auto take_flits = [&](unsigned p) {
@@ -234,22 +235,14 @@ void Router::cycle(Cycle now) {
     }
     return link->flits_in_flight<Shared>() == 0;
   };
-  if constexpr (Shared)
-    for_each_pending_shared(flit_pending_, take_flits,
-                            [&](unsigned p) { return in_links_[p]->flits_in_flight<true>() == 0; });
-  else
-    for_each_pending(flit_pending_, take_flits);
+  for_each_pending(flit_pending_, take_flits);
   // Credits returned by the downstream buffers.
   const auto take_credits = [&](unsigned p) {
     Link* link = out(p).link;
     while (link->credit_ready<Shared>(now)) ++out_vc(p, link->take_credit()).credits;
     return !link->has_credits<Shared>();
   };
-  if constexpr (Shared)
-    for_each_pending_shared(credit_pending_, take_credits,
-                            [&](unsigned p) { return !out(p).link->has_credits<true>(); });
-  else
-    for_each_pending(credit_pending_, take_credits);
+  for_each_pending(credit_pending_, take_credits);
   max_buffered_ = std::max(max_buffered_, buffered_);
   if (buffered_ > 0) traverse_switch<Shared>(now);
   if (traced_) {
@@ -402,11 +395,11 @@ void Router::traverse_switch(Cycle now) {
 
 void Router::prefetch() const {
   __builtin_prefetch(out_.data());
-  for (std::uint64_t bits = __atomic_load_n(&flit_pending_, __ATOMIC_RELAXED); bits;
-       bits &= bits - 1)
+  std::uint64_t flits = flit_pending_, credits = credit_pending_;
+  marks_.peek(flits, credits);
+  for (std::uint64_t bits = flits; bits; bits &= bits - 1)
     in_links_[__builtin_ctzll(bits)]->prefetch_arrivals();
-  for (std::uint64_t bits = __atomic_load_n(&credit_pending_, __ATOMIC_RELAXED); bits;
-       bits &= bits - 1)
+  for (std::uint64_t bits = credits; bits; bits &= bits - 1)
     out(static_cast<unsigned>(__builtin_ctzll(bits))).link->prefetch_credits();
   // The links the packets in progress send on.
   for (std::uint64_t bits = held_ports_; bits; bits &= bits - 1)
@@ -427,9 +420,10 @@ Cycle Router::next_work_cycle(Cycle now) const {
   // (credits are collected when it next evaluates).
   if (buffered_ > 0) return now + 1;
   Cycle next = kNever;
-  // (Acquire loads: on a parallel cycle the links' writers may be on other threads.)
-  for (std::uint64_t bits = __atomic_load_n(&flit_pending_, __ATOMIC_ACQUIRE); bits;
-       bits &= bits - 1)
+  // (With this cycle's marks: a sender evaluated before this router in this cycle woke it while
+  // it was awake, which does nothing. On a parallel cycle the links' writers may be on other
+  // threads: acquire loads.)
+  for (std::uint64_t bits = flit_pending_ | marks_.flits_marked(now); bits; bits &= bits - 1)
     next = std::min(next, in_links_[__builtin_ctzll(bits)]->next_flit_cycle<true>());
   return next;
 }

@@ -230,7 +230,7 @@ class Router : public ClockedModule {
     static_assert(std::is_trivially_destructible_v<T>, "the block is freed without destructors");
     T* p_ = nullptr;
   };
-  // What an evaluation reads comes first, together: on the line of the block's flags and lane
+  // What an evaluation reads comes first, together: on the line of the block's port masks
   // (ClockedBlock) and the next two, the second of them the arrays' addresses (a large network's
   // routers do not stay in cache between cycles, and a small one's outgrow the L1 cache).
   unsigned buffered_ = 0;

@@ -16,6 +16,7 @@ StaticSwitch::StaticSwitch(sc_core::sc_module_name name, Clock& clock, unsigned 
     : ClockedModule(name, clock), ports_(ports), params_(params), net_(net) {
   validate(params_);
   if (ports > 64) throw ParamError("topology", std::to_string(ports) + " ports", "at most 64");
+  set_ports(ports);
   in_links_.assign(ports, nullptr);
   in_buf_.resize(ports);
   out_.resize(ports);
@@ -45,6 +46,7 @@ void StaticSwitch::configure(unsigned input, std::uint64_t outputs, Cycle effect
 }
 
 void StaticSwitch::evaluate(Cycle now) {
+  take_marks(now);
   if (!trace_valid_.empty()) std::fill(trace_valid_.begin(), trace_valid_.end(), 0);
   for_each_pending(credit_pending_, [&](unsigned p) {
     Output& o = out_[p];
@@ -93,7 +95,7 @@ Cycle StaticSwitch::next_work_cycle(Cycle now) const {
     // while the route's input holds flits; flits on other inputs wait for a configure().
     if (route_.outputs != 0 && in_buf_[route_.input].count(0) > 0) return now + 1;
   }
-  for (std::uint64_t bits = flit_pending_; bits; bits &= bits - 1)
+  for (std::uint64_t bits = flit_pending_ | marks_.flits_marked(now); bits; bits &= bits - 1)
     next = std::min(next, in_links_[__builtin_ctzll(bits)]->next_flit_cycle());
   return next;
 }

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <functional>
+#include <stdexcept>
 
 #include "noc/clock.hpp"
 
@@ -56,4 +58,55 @@ TEST_CASE("threading choice: one stalled cycle does not decide", "[units]") {
   CHECK_FALSE(first_choice([](bool parallel, unsigned k) {
     return parallel ? 150e3 : (k == 1 ? 4e6 : 100e3);
   }));
+}
+
+TEST_CASE("port marks: a group's bytes become its port bits", "[units]") {
+  for (unsigned ports = 0; ports < 256; ++ports) {
+    std::uint64_t bytes = 0;
+    for (unsigned i = 0; i < 8; ++i)
+      if (ports >> i & 1) bytes |= std::uint64_t{1} << (8 * i);
+    REQUIRE(PortMarks::ports_of(bytes) == ports);
+  }
+}
+
+TEST_CASE("port marks: a mark made in cycle t is taken in cycle t + 1, once", "[units]") {
+  PortMarks marks;
+  marks.resize(5);
+  std::uint64_t flits = 0, credits = 0;
+  marks.take(9, flits, credits);
+  marks.take(10, flits, credits);
+  PortMarks::mark(marks.flit_mark(3), 10);    // a flit for input 3, sent in cycle 10
+  PortMarks::mark(marks.credit_mark(4), 10);  // a credit for output 4
+  CHECK(marks.flits_marked(10) == 0b1000);    // (what next_work_cycle sees in cycle 10)
+  CHECK(flits == 0);
+  CHECK(credits == 0);
+  marks.take(11, flits, credits);
+  CHECK(flits == 0b1000);
+  CHECK(credits == 0b10000);
+  flits = credits = 0;
+  marks.take(12, flits, credits);
+  marks.take(13, flits, credits);
+  CHECK(flits == 0);
+  CHECK(credits == 0);
+}
+
+TEST_CASE("port marks: a block that slept finds the marks of both halves", "[units]") {
+  PortMarks marks;
+  marks.resize(20);  // three groups of 8 ports, on the heap
+  std::uint64_t flits = 0, credits = 0;
+  marks.take(5, flits, credits);
+  PortMarks::mark(marks.flit_mark(1), 6);    // half 0
+  PortMarks::mark(marks.flit_mark(17), 7);   // half 1
+  PortMarks::mark(marks.credit_mark(9), 8);  // half 0
+  marks.take(9, flits, credits);  // slept through 6..8: takes half 0, reads half 1
+  CHECK(flits == ((std::uint64_t{1} << 1) | (std::uint64_t{1} << 17)));
+  CHECK(credits == std::uint64_t{1} << 9);
+  flits = credits = 0;
+  marks.take(10, flits, credits);  // half 1 (read but not cleared in cycle 9) again
+  CHECK(flits == std::uint64_t{1} << 17);
+  CHECK(credits == 0);
+  flits = 0;
+  marks.take(11, flits, credits);
+  CHECK(flits == 0);
+  CHECK_THROWS_AS(marks.flit_mark(24), std::logic_error);
 }
