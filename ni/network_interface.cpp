@@ -489,7 +489,7 @@ void NetworkInterface::eject(Cycle now) {
       }
       net_.packets.release(f.packet, lane_index());
     }
-    if (lane_) ej_->return_credit_shared(f.vc, now);
+    if (lane_) ej_->return_credit<true>(f.vc, now);
     else ej_->return_credit(f.vc, now);
     ej_buffer_.pop(vc);
   }

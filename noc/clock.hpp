@@ -281,7 +281,7 @@ class PortMarks {
   void resize(unsigned ports);
   // The byte a link writes for `port` (half 0's; half 1's is 8 bytes on).
   std::uint8_t* flit_mark(unsigned port) { return byte(port, 0); }
-  std::uint8_t* credit_mark(unsigned port) { return byte(port, 16); }
+  std::uint8_t* credit_mark(unsigned port) { return byte(port, 8 * kCredits); }
   static void mark(std::uint8_t* mark, Cycle now) {
     __atomic_store_n(mark + ((now & 1) << 3), std::uint8_t{1}, __ATOMIC_RELAXED);
   }
@@ -290,46 +290,43 @@ class PortMarks {
     const bool slept = taken_ + 1 != now;
     taken_ = now;
     const unsigned prev = static_cast<unsigned>((now - 1) & 1), cur = prev ^ 1u;
-    for (unsigned g = 0; g < groups_; ++g) {
-      std::uint64_t* w = words_ + 4 * g;
-      flits |= take_half(w[prev]) << (8 * g);
-      credits |= take_half(w[2 + prev]) << (8 * g);
-      if (slept) {
-        flits |= ports_of(__atomic_load_n(&w[cur], __ATOMIC_RELAXED)) << (8 * g);
-        credits |= ports_of(__atomic_load_n(&w[2 + cur], __ATOMIC_RELAXED)) << (8 * g);
-      }
+    flits |= marked<true>(kFlits + prev);
+    credits |= marked<true>(kCredits + prev);
+    if (slept) {
+      flits |= marked(kFlits + cur);
+      credits |= marked(kCredits + cur);
     }
   }
   // What take() would find in the half it clears, if the block took its marks last cycle
   // (for prefetching: no store).
   void peek(std::uint64_t& flits, std::uint64_t& credits) const {
     const unsigned half = static_cast<unsigned>(taken_ & 1);
-    for (unsigned g = 0; g < groups_; ++g) {
-      flits |= ports_of(__atomic_load_n(&words_[4 * g + half], __ATOMIC_RELAXED)) << (8 * g);
-      credits |= ports_of(__atomic_load_n(&words_[4 * g + 2 + half], __ATOMIC_RELAXED)) << (8 * g);
-    }
+    flits |= marked(kFlits + half);
+    credits |= marked(kCredits + half);
   }
   // The input ports marked during cycle `now` (for next_work_cycle: a sender evaluated before
   // the block in this cycle woke it while it was awake, which does nothing).
-  std::uint64_t flits_marked(Cycle now) const {
-    const unsigned half = static_cast<unsigned>(now & 1);
-    std::uint64_t flits = 0;
-    for (unsigned g = 0; g < groups_; ++g)
-      flits |= ports_of(__atomic_load_n(&words_[4 * g + half], __ATOMIC_RELAXED)) << (8 * g);
-    return flits;
-  }
+  std::uint64_t flits_marked(Cycle now) const { return marked(kFlits + (now & 1)); }
   // A group's 8 bytes of 0 or 1 as 8 bits (byte i to bit i).
   static std::uint64_t ports_of(std::uint64_t bytes) {
     return (bytes * 0x0102040810204080ull) >> 56;
   }
 
  private:
+  static constexpr unsigned kFlits = 0, kCredits = 2;  // a group's words: + half
   std::uint8_t* byte(unsigned port, unsigned offset);
-  static std::uint64_t take_half(std::uint64_t& word) {
-    const std::uint64_t bytes = __atomic_load_n(&word, __ATOMIC_RELAXED);
-    if (!bytes) return 0;
-    __atomic_store_n(&word, 0, __ATOMIC_RELAXED);
-    return ports_of(bytes);
+  // The ports marked in word `w` of every group (Clear: and clears them; only the half that
+  // nobody writes in this cycle).
+  template <bool Clear = false>
+  std::uint64_t marked(std::size_t w) const {
+    std::uint64_t ports = 0;
+    for (unsigned g = 0; g < groups_; ++g) {
+      std::uint64_t& word = words_[4 * g + w];
+      const std::uint64_t bytes = __atomic_load_n(&word, __ATOMIC_RELAXED);
+      if (Clear && bytes) __atomic_store_n(&word, 0, __ATOMIC_RELAXED);
+      ports |= ports_of(bytes) << (8 * g);
+    }
+    return ports;
   }
   static constexpr Cycle kNotTaken = (Cycle{1} << 56) - 1;  // (never equal to a cycle - 1)
   // 48 bytes, so that ClockedBlock's fields and the first of the block's own share two lines.

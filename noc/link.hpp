@@ -139,12 +139,10 @@ class alignas(64) Link {
     arrivals_.pop();
     return a;
   }
+  // (Shared: on a parallel cycle, see DelayLine.)
+  template <bool Shared = false>
   void return_credit(std::uint8_t vc, Cycle now) {
-    credits_.push(vc, now);
-    PortMarks::mark(sender_mark_, now);
-  }
-  void return_credit_shared(std::uint8_t vc, Cycle now) {
-    credits_.push<true>(vc, now);
+    credits_.push<Shared>(vc, now);
     PortMarks::mark(sender_mark_, now);
   }
   // What the receiver reads of a marked input (the notice), and the sender of a marked output

@@ -379,8 +379,7 @@ void Router::traverse_switch(Cycle now) {
     // (no branch: whether the VC is now empty changes from one flit to the next)
     nonempty_[index >> 6] &= ~(std::uint64_t{ivc.count == 0} << (index & 63));
     ++lane<Shared>().flit_moves;
-    if constexpr (Shared) in_links_[win.in_port]->return_credit_shared(win.in_vc, now);
-    else in_links_[win.in_port]->return_credit(win.in_vc, now);
+    in_links_[win.in_port]->return_credit<Shared>(win.in_vc, now);
     if (tail) {
       ov.owner = -1;
       release(win.out_port, now);
