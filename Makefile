@@ -41,12 +41,13 @@ test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 
 # The suite again under AddressSanitizer and UBSan (Debug). LeakSanitizer is off: SystemC's
-# coroutine stacks confuse it. The install test is left out (it installs the Release build).
+# coroutine stacks confuse it. The install test is left out (it installs the Release build), and
+# so are the long simulations (label long), which `make test` runs.
 test-sanitize: deps
 	cmake -S . -B $(BUILD)-sanitize -DCMAKE_BUILD_TYPE=Debug -DCOLLNOC_SANITIZE=ON -DCOLLNOC_LTO=OFF
 	cmake --build $(BUILD)-sanitize -j$(JOBS)
 	cd $(BUILD)-sanitize && ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	  ctest --output-on-failure -j$(JOBS) -E install_and_find_package
+	  ctest --output-on-failure -j$(JOBS) -E install_and_find_package -LE long
 
 bench: build
 	bench/run $(BUILD)/collnoc

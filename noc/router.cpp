@@ -20,6 +20,32 @@ void validate(const RouterParams& p) {
                      "must be in 1..1000");
 }
 
+const char* to_string(VcRealloc r) {
+  switch (r) {
+    case VcRealloc::automatic: return "auto";
+    case VcRealloc::tail: return "tail";
+    case VcRealloc::empty: return "empty";
+  }
+  return "?";
+}
+
+const std::vector<VcRealloc>& vc_realloc_modes() {
+  static const std::vector<VcRealloc> modes{VcRealloc::automatic, VcRealloc::tail,
+                                            VcRealloc::empty};
+  return modes;
+}
+
+void check_vc_realloc(const RouterParams& p, const RoutingFunction& routing,
+                      const std::string& routing_name) {
+  if (p.vc_realloc == VcRealloc::tail && p.switching == Switching::wormhole &&
+      routing.adaptive_vcs() != 0)
+    throw ParamError("router.vc_realloc", "tail",
+                     "routing.algorithm = " + routing_name +
+                         " takes VCs adaptively: with wormhole switching they must be empty "
+                         "before they are reallocated, or the network can deadlock (Duato); use "
+                         "auto or empty");
+}
+
 Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
                const RouterParams& params, const RoutingFunction& routing,
                NetworkContext& net)
@@ -37,6 +63,24 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
                            " is not in 1.." + std::to_string(kMaxFlitWords));
   if (ports > 64) throw ParamError("topology", std::to_string(ports) + " ports", "a router has at most 64");
   set_ports(ports);
+  {
+    const std::uint32_t all_vcs =
+        params.vcs >= 32 ? ~std::uint32_t{0} : (std::uint32_t{1} << params.vcs) - 1;
+    std::uint32_t adaptive = 0;  // the routing function's adaptive VCs, in every class
+    for (unsigned c = 0; c < params.vc_classes; ++c)
+      adaptive |= routing.adaptive_vcs() << (c * params.vcs_per_class());
+    switch (params.vc_realloc) {
+      case VcRealloc::automatic:
+        // (Ejection ports need not wait: an NI drains its buffers whatever the network does.)
+        if (params.switching == Switching::wormhole) empty_realloc_to_router_ = adaptive & all_vcs;
+        break;
+      case VcRealloc::tail:
+        break;
+      case VcRealloc::empty:
+        empty_realloc_to_router_ = empty_realloc_to_ni_ = all_vcs;
+        break;
+    }
+  }
   const AllocatorShape shape{ports, params.vcs};
   const AllocatorMaker<VcAllocator>& vc_maker = vc_allocator_maker(params.vc_allocator);
   const AllocatorMaker<SwitchAllocator>& sw_maker = switch_allocator_maker(params.switch_allocator);
@@ -119,8 +163,12 @@ void Router::connect_output(unsigned port, Link& link, unsigned downstream_buffe
   o.link = &link;
   o.to_router = to_router;
   link.attach_sender(this, port, vcs_, downstream_buffer_flits, flit_words_);
-  for (unsigned v = 0; v < vcs_; ++v)
-    out_vc(port, v).credits = static_cast<std::uint16_t>(downstream_buffer_flits);
+  const std::uint32_t empty_realloc = to_router ? empty_realloc_to_router_ : empty_realloc_to_ni_;
+  for (unsigned v = 0; v < vcs_; ++v) {
+    OutputVc& ov = out_vc(port, v);
+    ov.credits = static_cast<std::uint16_t>(downstream_buffer_flits);
+    ov.realloc_credits = (empty_realloc >> v) & 1u ? ov.credits : std::uint16_t{0};
+  }
 }
 
 void Router::start_head(unsigned ivc_index, const Arrival& head, Cycle arrived, Cycle earliest) {
@@ -268,7 +316,7 @@ void Router::request_vc(unsigned i, RouterScratch& s) {
     std::uint32_t mask = 0;
     for (unsigned v = base + cand.vc_begin; v < base + cand.vc_end; ++v) {
       const OutputVc& ov = ovcs[v];
-      if (ov.owner >= 0) continue;
+      if (ov.owner >= 0 || ov.credits < ov.realloc_credits) continue;
       if (whole_packet && ov.credits < head.length) continue;
       mask |= 1u << v;
     }
@@ -284,7 +332,7 @@ void Router::allocate_vcs(Cycle now, RouterScratch& s) {
     --routing_count_;
     ivc.out_port = g.out_port;
     ivc.out_vc = g.out_vc;
-    out_vc(g.out_port, g.out_vc).owner = g.input;
+    out_vc(g.out_port, g.out_vc).owner = static_cast<std::int16_t>(g.input);
     hold(g.out_port, now);
   }
   // A ready head that got no output VC lost it to another packet (held, or won this cycle).

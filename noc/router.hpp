@@ -26,12 +26,22 @@
 
 namespace collnoc {
 
+// When an output VC may be given to the next packet (VC allocation).
+enum class VcRealloc : std::uint8_t {
+  automatic,  // `tail`, except the VCs the routing function takes adaptively (wormhole): `empty`
+  tail,       // once the previous packet's tail has left this router
+  empty,      // once the downstream buffer is empty too (atomic reallocation)
+};
+const char* to_string(VcRealloc r);
+const std::vector<VcRealloc>& vc_realloc_modes();
+
 struct RouterParams {
   unsigned vcs = 4;                 // virtual channels per input port
   unsigned vc_classes = 1;          // virtual networks; each gets vcs / vc_classes VCs
   unsigned buffer_flits = 4;        // depth of each VC buffer
   unsigned hop_latency_cycles = 3;  // head flit: arrival to departure + 1 (pipeline depth)
   Switching switching = Switching::wormhole;
+  VcRealloc vc_realloc = VcRealloc::automatic;
   std::string vc_allocator = "round_robin";
   std::string switch_allocator = "round_robin";
   // Payload words a flit carries: what each buffer slot holds (1..kMaxFlitWords). Not a key
@@ -43,6 +53,10 @@ struct RouterParams {
 
 // Throws ParamError naming the offending router.* key.
 void validate(const RouterParams& p);
+// Throws ParamError when the routers' VC reallocation would let `routing` deadlock (router.vc_realloc
+// = tail with a routing function that takes VCs adaptively under wormhole switching).
+void check_vc_realloc(const RouterParams& p, const RoutingFunction& routing,
+                      const std::string& routing_name);
 
 // Counters of one output port (and so of the link it drives).
 struct OutputCounters {
@@ -114,9 +128,12 @@ class Router : public ClockedModule {
   };
   static_assert(sizeof(HeadRoute) == 32, "HeadRoute: two to a cache line");
   struct OutputVc {
-    int owner = -1;  // input VC index holding it, -1 if free
+    std::int16_t owner = -1;  // input VC index holding it, -1 if free
     std::uint16_t credits = 0;
     std::uint16_t next_slot = 0;  // where its next flit lands in the downstream VC's buffer
+    // Credits it must have before a new packet may take it: the downstream depth for VCs
+    // reallocated only when empty (RouterParams::vc_realloc), else 0.
+    std::uint16_t realloc_credits = 0;
   };
   // An output port, followed in out_ by its VCs: a port's block (32 + 8 x vcs bytes) is one
   // cache line with 4 VCs, so that sending a flit, and collecting a port's credits, touch one
@@ -263,6 +280,8 @@ class Router : public ClockedModule {
   RouterId id_;
   unsigned ports_;
   RouterParams params_;
+  // Output VCs reallocated only when empty (bits over all VCs), on ports to routers and to NIs.
+  std::uint32_t empty_realloc_to_router_ = 0, empty_realloc_to_ni_ = 0;
   unsigned char* storage_;  // in net_.state
   std::vector<PortTrace> trace_;  // empty unless traced
 };

@@ -99,6 +99,12 @@ MinimalAdaptiveRouting::MinimalAdaptiveRouting(const KaryNCube& topo, unsigned v
                          std::to_string(vcs_per_class));
 }
 
+std::uint32_t MinimalAdaptiveRouting::adaptive_vcs() const {
+  // [escape_vcs_, vcs_): vcs_ <= 32 (router.vcs)
+  const std::uint32_t all = vcs_ >= 32 ? ~std::uint32_t{0} : (std::uint32_t{1} << vcs_) - 1;
+  return all & ~((std::uint32_t{1} << escape_vcs_) - 1);
+}
+
 void MinimalAdaptiveRouting::route(const RouteRequest& req, RouteResult& out) const {
   const RouterId target = topo_.router_of(req.dst);
   if (target == req.router) {

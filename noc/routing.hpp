@@ -50,6 +50,12 @@ class RoutingFunction {
  public:
   virtual ~RoutingFunction() = default;
   virtual void route(const RouteRequest& req, RouteResult& out) const = 0;
+  // The VCs of a class (a bit each) that packets may take adaptively between routers. Duato's
+  // theory for wormhole needs such a VC empty before it is given to another packet (atomic
+  // reallocation): a head given a VC that still holds another packet's tail is committed to it
+  // and can no longer turn to the escape channel, and such heads can wait on each other in a
+  // cycle of adaptive VCs (see docs/routing.md). Routers apply it (RouterParams::vc_realloc).
+  virtual std::uint32_t adaptive_vcs() const { return 0; }
 };
 
 // Registry entry: a factory that checks the routing function fits the topology and the VCs per
@@ -85,6 +91,7 @@ class MinimalAdaptiveRouting : public RoutingFunction {
  public:
   MinimalAdaptiveRouting(const KaryNCube& topo, unsigned vcs_per_class);
   void route(const RouteRequest& req, RouteResult& out) const override;
+  std::uint32_t adaptive_vcs() const override;
 
  private:
   const KaryNCube& topo_;

@@ -28,6 +28,7 @@ const char* to_string(RunStatus s) {
     case RunStatus::firmware_deadlock: return "firmware_deadlock";
     case RunStatus::firmware_fault: return "firmware_fault";
     case RunStatus::timeout: return "timeout";
+    case RunStatus::stalled: return "stalled";
   }
   return "?";
 }
@@ -158,9 +159,24 @@ RunOutcome Simulation::run() {
       next_progress = Clk::now() + std::chrono::seconds(2);
     }
   }
+  // The stall the run ends in, whatever ended it: a run that stops (sim.max_cycles, the end of
+  // the drain) with flits that have not moved for a watchdog period is not a result.
+  const Cycle end = clock.now();
+  if (sys_.context().total_flit_moves() != last_moves) last_move_cycle = end;
+  const Cycle stalled = sys_.flits_in_network() > 0 ? end - last_move_cycle : 0;
+  if (out.status == RunStatus::ok && stalled >= params_.watchdog_cycles) {
+    out.status = RunStatus::stalled;
+    std::ostringstream os;
+    os << "the run stopped at cycle " << end << " with " << sys_.flits_in_network()
+       << " flits in the network, none of which moved in the last " << stalled
+       << " cycles (sim.watchdog_cycles = " << params_.watchdog_cycles << "); blocked buffers:\n"
+       << sys_.describe_blocked();
+    out.diagnosis = os.str();
+  }
   sys_.finish();
   const double wall = std::chrono::duration<double>(Clk::now() - wall_start).count();
   gather(out, wall, completed);
+  out.report.set("sim.stalled_cycles", stalled);
   return out;
 }
 

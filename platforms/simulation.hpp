@@ -23,7 +23,8 @@ struct RunParams {
 void validate(const RunParams& p);
 
 enum class RunStatus {
-  ok, deadlock, conservation_error, data_error, firmware_deadlock, firmware_fault, timeout
+  ok, deadlock, conservation_error, data_error, firmware_deadlock, firmware_fault, timeout,
+  stalled,  // the run stopped (end of drain, max_cycles) with no flit moved for a watchdog period
 };
 const char* to_string(RunStatus s);
 

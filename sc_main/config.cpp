@@ -177,6 +177,19 @@ std::vector<KeySpec> build_schema() {
                [](RunConfig& c, V v) {
                  c.platform.system.router.switching = switching_of(text(v));
                }),
+      enum_key("router.vc_realloc", "auto",
+               "when an output VC is offered to the next packet: tail (once the last packet's "
+               "tail left), empty (once the downstream buffer is empty too), auto (tail, but "
+               "empty for VCs an adaptive routing function takes under wormhole)",
+               [] {
+                 std::vector<std::string> names;
+                 for (VcRealloc r : vc_realloc_modes()) names.emplace_back(to_string(r));
+                 return names;
+               },
+               [](RunConfig& c, V v) {
+                 for (VcRealloc r : vc_realloc_modes())
+                   if (text(v) == to_string(r)) c.platform.system.router.vc_realloc = r;
+               }),
       enum_key("router.vc_allocator", "round_robin", "VC allocator of every router",
                [] { return names_of(vc_allocators()); },
                [](RunConfig& c, V v) { c.platform.system.router.vc_allocator = text(v); }),
@@ -788,7 +801,8 @@ void check_buildable(const RunConfig& rc) {
   const std::unique_ptr<Topology> topo = make_topology(platform_topology(rc.platform));
   validate(sys.router);
   validate(sys.ni);
-  make_routing(sys.routing, *topo, sys.router.vcs_per_class());
+  check_vc_realloc(sys.router, *make_routing(sys.routing, *topo, sys.router.vcs_per_class()),
+                   sys.routing);
   const AllocatorShape shape{topo->radix(), sys.router.vcs};
   make_vc_allocator(sys.router.vc_allocator, shape);
   make_switch_allocator(sys.router.switch_allocator, shape);

@@ -31,19 +31,23 @@ T get(const Report& r, const std::string& key) {
   return std::get<T>(*v);
 }
 
-// The run ended ok and every flit that left an NI was delivered or is still in the network.
+// The run ended ok (so without a stall of a watchdog period at its end: see run_traffic) and
+// every flit that left an NI was delivered or is still in the network.
 inline void require_conserved(const RunOutcome& out) {
   INFO(out.diagnosis);
   REQUIRE(out.status == RunStatus::ok);
+  CHECK(get<std::uint64_t>(out.report, "sim.stalled_cycles") < 1000);
   CHECK(get<std::uint64_t>(out.report, "flits.injected") ==
         get<std::uint64_t>(out.report, "flits.delivered") +
             get<std::uint64_t>(out.report, "flits.in_flight"));
 }
 
-// Synthetic traffic (seed 1) through warm-up, measurement and drain.
+// Synthetic traffic (seed 1) through warm-up, measurement and drain. The watchdog is shorter
+// than the runs: a network that stops moving ends the run as a deadlock, or, near its end, as
+// stalled.
 inline RunOutcome run_traffic(NocSystem& sys, const TrafficParams& tp, Cycle warmup,
                               Cycle measure, Cycle max_cycles = 200000,
-                              Cycle watchdog_cycles = 20000) {
+                              Cycle watchdog_cycles = 1000) {
   sys.attach_traffic(tp, 1);
   RunParams run;
   run.warmup_cycles = warmup;

@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <array>
 #include <initializer_list>
 #include <map>
@@ -67,14 +68,39 @@ TEST_CASE("VC allocator: no output VC granted twice, fair between inputs", "[all
   }
   REQUIRE(wins.size() == 8);
   for (const auto& kv : wins) CHECK(kv.second == 10);
-  // Four free VCs, four requesters: all served in one cycle, each a different VC.
-  req.clear();
-  for (std::uint16_t i = 0; i < 4; ++i) req.push_back({i, 0, 0b1111});
+  // Four free VCs, four requesters of all four. Input-first separable allocation: every input
+  // picks the same VC (the one after the port's pointer), so one is served per cycle, and the
+  // port's pointer moves on: in four cycles (a served head stops asking, its VC is taken) each
+  // input is served once, each with a different VC.
+  std::set<unsigned> vcs_served, inputs_served;
+  std::uint32_t free_vcs = 0b1111;
+  std::vector<std::uint16_t> waiting{0, 1, 2, 3};
+  for (int cycle = 0; cycle < 4; ++cycle) {
+    req.clear();
+    for (std::uint16_t i : waiting) req.push_back({i, 0, free_vcs});
+    va->allocate(req, grants);
+    REQUIRE(grants.size() == 1);
+    const VcGrant& g = grants[0];
+    CHECK(g.out_port == 0);
+    REQUIRE(((free_vcs >> g.out_vc) & 1u) == 1u);  // a VC it asked for
+    CHECK(vcs_served.insert(g.out_vc).second);
+    CHECK(inputs_served.insert(g.input).second);
+    free_vcs &= ~(1u << g.out_vc);
+    waiting.erase(std::find(waiting.begin(), waiting.end(), g.input));
+  }
+  CHECK(waiting.empty());
+  CHECK(free_vcs == 0);
+  // Requests without conflicts (each input its own VC, or its own port) are all granted at once.
+  req = {{0, 0, 0b0001}, {1, 0, 0b0010}, {2, 0, 0b0100}, {3, 1, 0b1111}, {4, 2, 0b1000}};
   va->allocate(req, grants);
-  std::set<unsigned> vcs;
-  for (const auto& g : grants) vcs.insert(g.out_vc);
-  CHECK(vcs.size() == grants.size());
-  CHECK(grants.size() >= 1);
+  REQUIRE(grants.size() == 5);
+  std::set<std::pair<unsigned, unsigned>> granted;
+  for (const auto& g : grants) {
+    CHECK(granted.insert({g.out_port, g.out_vc}).second);  // no output VC twice
+    const VcRequest& r = req[g.input];
+    CHECK(g.out_port == r.out_port);
+    CHECK(((r.vc_mask >> g.out_vc) & 1u) == 1u);
+  }
   // An input's second request is used only when its first has no free VC.
   req = {{0, 1, 0}, {0, 3, 0b0100}};
   va->allocate(req, grants);

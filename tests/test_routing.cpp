@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "noc/router.hpp"
 #include "noc/routing.hpp"
 #include "noc/types.hpp"
 
@@ -148,14 +149,101 @@ TEST_CASE("the cycle check finds the deadlock of a torus without a dateline", "[
   CHECK(has_cycle(g));
 }
 
-TEST_CASE("adaptive routing: minimal candidates, acyclic escape network", "[routing]") {
-  for (bool torus : {false, true}) {
-    KaryNCube topo({4, 4}, torus);
-    const unsigned vcs = torus ? 3 : 2;
-    auto rf = make_routing("adaptive", topo, vcs);
-    walk_all(topo, *rf, vcs, false);  // every candidate is minimal and reaches the destination
-    CHECK_FALSE(has_cycle(walk_all(topo, *rf, vcs, true)));
+namespace {
+
+// Duato's extended channel dependency graph of the escape subfunction of `rf` (the VCs outside
+// rf.adaptive_vcs(), between routers): an escape channel c depends on an escape channel c' when a
+// packet on c may next request c', either at the router c leads to (a direct dependency) or after
+// any number of hops on adaptive channels (an indirect one). The escape channel a head may take
+// depends only on its router and destination here, so every (router, destination) pair is a
+// state some packet is in (the one injected there).
+Graph extended_escape_cdg(const Topology& topo, const RoutingFunction& rf, unsigned vcs) {
+  const std::uint32_t adaptive = rf.adaptive_vcs();
+  Graph g;
+  const RouterId routers = topo.num_routers();
+  for (NodeId d = 0; d < topo.num_endpoints(); ++d) {
+    const RouterId target = topo.router_of(d);
+    PacketHeader hdr;
+    hdr.dst = d;
+    // Per router: its escape channels and the routers its adaptive channels lead to.
+    std::vector<std::vector<Channel>> escape(routers);
+    std::vector<std::vector<RouterId>> adaptive_next(routers);
+    for (RouterId r = 0; r < routers; ++r) {
+      if (r == target) continue;
+      RouteResult res;
+      rf.route(RouteRequest{r, topo.local_port_of(static_cast<NodeId>(r)), 0, d, hdr}, res);
+      for (unsigned c = 0; c < res.size(); ++c) {
+        REQUIRE(!topo.is_local_port(res[c].port));
+        for (unsigned vc = res[c].vc_begin; vc < res[c].vc_end; ++vc) {
+          REQUIRE(vc < vcs);
+          if ((adaptive >> vc) & 1u) adaptive_next[r].push_back(topo.peer(r, res[c].port).router);
+          else escape[r].push_back(Channel{r, res[c].port, vc});
+        }
+      }
+      REQUIRE_FALSE(escape[r].empty());  // a waiting head can always ask for an escape channel
+    }
+    for (RouterId r = 0; r < routers; ++r)
+      for (const Channel& c : escape[r]) {
+        g[c];
+        // Every router reachable from c's far end over adaptive channels (itself included).
+        std::vector<char> seen(routers, 0);
+        std::vector<RouterId> todo{topo.peer(r, c.port).router};
+        seen[todo[0]] = 1;
+        while (!todo.empty()) {
+          const RouterId x = todo.back();
+          todo.pop_back();
+          for (const Channel& next : escape[x]) g[c].insert(next);
+          for (RouterId y : adaptive_next[x])
+            if (!seen[y]) seen[y] = 1, todo.push_back(y);
+        }
+      }
   }
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("adaptive routing: minimal candidates, and an acyclic extended escape graph",
+          "[routing]") {
+  for (bool torus : {false, true})
+    for (auto k : std::vector<std::vector<unsigned>>{{4, 4}, {5, 3}, {3, 3, 3}, {4, 2, 3}, {6}}) {
+      INFO((torus ? "torus " : "mesh ") << k.size() << "-D, k0 = " << k[0]);
+      KaryNCube topo(k, torus);
+      for (unsigned vcs : {torus ? 3u : 2u, 4u}) {
+        auto rf = make_routing("adaptive", topo, vcs);
+        // Escape VCs: the first 1 (mesh) or 2 (torus); the rest are adaptive.
+        CHECK(rf->adaptive_vcs() == (((1u << vcs) - 1) & ~((torus ? 3u : 1u))));
+        walk_all(topo, *rf, vcs, false);  // every candidate is minimal and reaches the destination
+        CHECK_FALSE(has_cycle(walk_all(topo, *rf, vcs, true)));  // direct dependencies
+        CHECK_FALSE(has_cycle(extended_escape_cdg(topo, *rf, vcs)));
+      }
+    }
+}
+
+TEST_CASE("the extended escape graph finds a cycle through adaptive channels that the direct "
+          "graph does not", "[routing]") {
+  // Control: XY escape channels (VC 0) with adaptive channels (VC 1) that may also go back
+  // west. The escape channels alone are acyclic; a packet on an eastward escape channel can
+  // come back west adaptively and ask for the same channel again: an indirect cycle.
+  class WestAlsoAdaptive : public RoutingFunction {
+   public:
+    explicit WestAlsoAdaptive(const KaryNCube& t) : t_(t), dor_(t, 1) {}
+    void route(const RouteRequest& req, RouteResult& out) const override {
+      const RouterId target = t_.router_of(req.dst);
+      if (target == req.router) return out.add(t_.local_port_of(req.dst), 0, 2);
+      if (t_.coord(req.router, 0) > 0) out.add(KaryNCube::minus_port(0), 1, 2);
+      dor_.escape(req.router, req.dst, 0, 1, out);
+    }
+    std::uint32_t adaptive_vcs() const override { return 0b10; }
+
+   private:
+    const KaryNCube& t_;
+    DimensionOrderRouting dor_;
+  };
+  KaryNCube mesh({4, 4}, false);
+  WestAlsoAdaptive rf(mesh);
+  CHECK_FALSE(has_cycle(walk_all(mesh, rf, 2, true)));
+  CHECK(has_cycle(extended_escape_cdg(mesh, rf, 2)));
 }
 
 TEST_CASE("routing functions refuse topologies and VC counts they cannot serve", "[routing]") {
@@ -165,6 +253,14 @@ TEST_CASE("routing functions refuse topologies and VC counts they cannot serve",
   CHECK_THROWS_AS(make_routing("adaptive", torus, 2), ParamError);
   CHECK_THROWS_AS(make_routing("no_such_routing", mesh, 4), ParamError);
   CHECK_NOTHROW(make_routing("dor", mesh, 1));
+  // Wormhole adaptive routing with every VC reallocated at the tail can deadlock: refused.
+  RouterParams rp;
+  rp.vc_realloc = VcRealloc::tail;
+  CHECK_THROWS_WITH(check_vc_realloc(rp, *make_routing("adaptive", mesh, 4), "adaptive"),
+                    Catch::Contains("router.vc_realloc") && Catch::Contains("Duato"));
+  CHECK_NOTHROW(check_vc_realloc(rp, *make_routing("dor", mesh, 4), "dor"));
+  rp.switching = Switching::virtual_cut_through;  // a head takes a VC only with room for all of it
+  CHECK_NOTHROW(check_vc_realloc(rp, *make_routing("adaptive", mesh, 4), "adaptive"));
 }
 
 TEST_CASE("k-ary n-cube wiring: ports pair up, tori wrap, k = 2 tori have two links", "[routing]") {

@@ -53,10 +53,11 @@ struct XorSide {
   XorEngineRtl xor_engine;  // the block under test
   XorEngine reference;      // its functional twin
   std::vector<std::int64_t> out_word_of;  // per word: the word it came out as; -1 dropped
+  unsigned depth_;
 
   XorSide(unsigned depth, std::size_t words)
       : xor_engine("xor_engine", depth), reference("reference", XorEngineParams{depth}),
-        out_word_of(words, -1) {}
+        out_word_of(words, -1), depth_(depth) {}
   template <class Bench>
   void bind(Bench& tb) {
     xor_engine.clk(tb.clk), xor_engine.rst(tb.rst);
@@ -65,7 +66,9 @@ struct XorSide {
     xor_engine.out_valid(tb.out_valid), xor_engine.out_ready(tb.out_ready);
     xor_engine.out_word(out_word);
   }
-  unsigned depth() const { return xor_engine.pipeline_depth(); }
+  // The latency the test asked for, not what the RTL reports of itself: the bench counts the
+  // cycles from acceptance to the word on the pins and compares them with this.
+  unsigned depth() const { return depth_; }
   void drive(const Item& x) {
     in_a.write(x.a);
     in_b.write(x.b);
@@ -92,11 +95,12 @@ struct XorSide {
   std::string handed_off(std::size_t index, std::int64_t accepted_at, std::int64_t now,
                          std::uint32_t got) {
     out_word_of[index] = got;
-    const Cycle ready_at = reference.next_ready_cycle();
-    if (ready_at != static_cast<Cycle>(accepted_at) + depth())
-      return "XorEngine's result is ready at " + std::to_string(ready_at) + ", not L after " +
-             std::to_string(accepted_at);
-    if (!reference.ready(static_cast<Cycle>(now))) return "XorEngine has no result ready";
+    // The RTL may hand a word out no earlier than its functional twin has it ready (the bench
+    // checks, from the pins, that it shows no later than L cycles after acceptance either).
+    if (!reference.ready(static_cast<Cycle>(now)))
+      return "the RTL handed out the word taken at " + std::to_string(accepted_at) +
+             " before XorEngine has it ready (cycle " +
+             std::to_string(reference.next_ready_cycle()) + ")";
     const std::vector<std::uint32_t> ref = reference.take(static_cast<Cycle>(now));
     if (ref.size() != 1 || ref[0] != got)
       return "the RTL gave " + hex(got) + ", XorEngine " +
@@ -145,6 +149,7 @@ void run_stress(unsigned depth, std::size_t words, unsigned seed) {
   }());
   CHECK(tb.error_count == 0);
   REQUIRE(tb.done());
+  CHECK(tb.side.xor_engine.pipeline_depth() == depth);
 
   // Conservation: every accepted word came out once, except those inside at a reset.
   REQUIRE(tb.accepted == items.size());

@@ -1,0 +1,67 @@
+// Long runs at and past saturation: adaptive routing on meshes and tori (2-D and 3-D), with
+// wormhole switching, several VC counts and packet lengths, must keep moving for 100,000 cycles
+// with a watchdog of 1,000 (labelled `long`: run by `make test`, not under the sanitizers).
+#include <catch2/catch.hpp>
+
+#include "support.hpp"
+
+using namespace collnoc;
+
+namespace {
+
+struct LongRun {
+  std::string kind;
+  std::vector<unsigned> k;
+  double rate;
+  unsigned vcs = 4;
+  unsigned packet_flits = 4;
+  std::string routing = "adaptive";
+};
+
+void run_long(const LongRun& r) {
+  SystemParams sp;
+  sp.routing = r.routing;
+  sp.router.vcs = r.vcs;
+  auto sys = test::build(r.kind, r.k, sp);
+  TrafficParams tp;
+  tp.injection_rate = r.rate;
+  tp.packet_flits = r.packet_flits;
+  constexpr Cycle kCycles = 100000;
+  RunOutcome out = test::run_traffic(*sys, tp, 0, kCycles, kCycles, /*watchdog_cycles=*/1000);
+  test::require_conserved(out);
+  CHECK(test::get<std::uint64_t>(out.report, "sim.cycles") == kCycles);
+  CHECK(test::get<std::uint64_t>(out.report, "sim.stalled_cycles") == 0);
+  // Accepted throughput over the whole run: well above zero at any of these loads.
+  const double accepted = test::get<double>(out.report, "throughput.accepted_flits_per_node_cycle");
+  CHECK(accepted > std::min(0.9 * r.rate, 0.1));
+}
+
+}  // namespace
+
+TEST_CASE("adaptive, 8x8 mesh at 0.3 flits/node/cycle (below saturation)", "[long]") {
+  run_long({"mesh", {8, 8}, 0.3});
+}
+TEST_CASE("adaptive, 8x8 mesh at 1.0 (past saturation)", "[long]") {
+  run_long({"mesh", {8, 8}, 1.0});
+}
+TEST_CASE("adaptive, 8x8 mesh at 0.5 with 8 VCs", "[long]") {
+  run_long({"mesh", {8, 8}, 0.5, 8});
+}
+TEST_CASE("adaptive, 8x8 mesh at 0.8 with 1-flit packets", "[long]") {
+  run_long({"mesh", {8, 8}, 0.8, 4, 1});
+}
+TEST_CASE("adaptive, 8x8 torus at 0.6", "[long]") {
+  run_long({"torus", {8, 8}, 0.6});
+}
+TEST_CASE("adaptive, 8x8 torus at 1.0 with 3 VCs", "[long]") {
+  run_long({"torus", {8, 8}, 1.0, 3});
+}
+TEST_CASE("adaptive, 4x4x4 mesh at 1.0", "[long]") {
+  run_long({"mesh", {4, 4, 4}, 1.0});
+}
+TEST_CASE("adaptive, 4x4x4 torus at 0.4", "[long]") {
+  run_long({"torus", {4, 4, 4}, 0.4});
+}
+TEST_CASE("adaptive, 4x4x4 torus at 1.0 with 8-flit packets", "[long]") {
+  run_long({"torus", {4, 4, 4}, 1.0, 4, 8});
+}
