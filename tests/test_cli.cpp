@@ -154,7 +154,8 @@ TEST_CASE("cli: sim.waves refuses a value it does not know", "[cli]") {
 TEST_CASE("cli: past saturation the run ends, accepts less than offered, loses nothing", "[cli]") {
   const std::string out = temp_path("saturated.json");
   Result r = run_collnoc("run --set traffic.injection_rate=0.8 --set sim.warmup_cycles=1000 "
-                     "--set sim.measure_cycles=3000 --set sim.max_cycles=6000 --quiet --out " + out);
+                     "--set sim.measure_cycles=3000 --set sim.max_cycles=6000 "
+                     "--set sim.watchdog_cycles=500 --quiet --out " + out);
   INFO(r.output);
   REQUIRE(r.status == 0);
   const auto j = read_json(out);
@@ -165,6 +166,24 @@ TEST_CASE("cli: past saturation the run ends, accepts less than offered, loses n
   CHECK(j["flits"]["injected"].get<std::uint64_t>() ==
         j["flits"]["delivered"].get<std::uint64_t>() + j["flits"]["in_flight"].get<std::uint64_t>());
   CHECK(j["packets"]["queued"].get<std::uint64_t>() > 0);  // the source queues grew
+  CHECK(j["sim"]["stalled_cycles"].get<std::uint64_t>() == 0);  // still moving at the end
+}
+
+TEST_CASE("cli: a run that ends in a stall shorter than the watchdog's check is reported stalled",
+          "[cli]") {
+  // Credits return after 5,000 cycles: no flit moves after the first check (cycle 256). The
+  // watchdog (1,000 cycles, checked every 256) would end the run at cycle 1,280; it stops at
+  // sim.max_cycles = 1,270 instead, in a stall of 1,014 cycles: stalled, not a result.
+  const std::string out = temp_path("stalled.json");
+  std::remove(out.c_str());
+  Result r = run_collnoc("run --set topology.k=2 --set link.credit_latency_cycles=5000 "
+                     "--set sim.watchdog_cycles=1000 --set sim.max_cycles=1270 "
+                     "--set traffic.injection_rate=0.5 --quiet --out " + out);
+  INFO(r.output);
+  CHECK(r.status == 1);
+  CHECK(r.output.find("stalled") != std::string::npos);
+  CHECK(r.output.find("none of which moved") != std::string::npos);
+  CHECK_FALSE(std::ifstream(out).good());
 }
 
 TEST_CASE("cli: a run that stops moving exits 1 with a diagnosis and writes nothing", "[cli]") {
