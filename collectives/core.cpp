@@ -84,6 +84,9 @@ void Core::command(tlm::tlm_command c, std::uint64_t address, const Words* data,
   cmd_.tag = opt.tag;
   cmd_.round = round_;
   cmd_.element_type = opt.element_type;
+  if (data && data->size() > kMaxMessageWords)
+    fault("a message of " + std::to_string(data->size()) + " words: at most " +
+          std::to_string(kMaxMessageWords));
   if (!transport(c, address, data ? data->data() : nullptr, data ? data->size() : 0))
     fault("NI refused a command (a put or get outside the buffer, or a bad XOR pair?)");
 }

@@ -26,6 +26,10 @@ struct MessageProtocolParams {
   unsigned mpb_bytes = 0;      // each core's message-passing buffer (platform scc; 0: none)
 };
 
+// Longest message a core may hand its NI: 2^24 words (64 MiB; its bytes fit the 32-bit data
+// length of a TLM-2.0 payload with room, and every count derived from it fits 32 bits).
+constexpr unsigned kMaxMessageWords = 1u << 24;
+
 struct FirmwareParams {
   unsigned message_words = 16;  // payload of each message
   unsigned iterations = 1;      // repetitions (ping-pong round trips, exchange rounds)

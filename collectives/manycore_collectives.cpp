@@ -749,6 +749,12 @@ template <typename T>
 std::unique_ptr<Firmware> make(const FirmwareParams& p, const Topology& t) {
   return std::make_unique<T>(p, t);
 }
+// Broadcasts make their data inside the cores' threads: workload.message_bytes is checked here.
+template <typename T>
+std::unique_ptr<Firmware> make_broadcast(const FirmwareParams& p, const Topology& t) {
+  message_words(p);
+  return std::make_unique<T>(p, t);
+}
 template <typename T, bool varying>
 std::unique_ptr<Firmware> make_alltoall(const FirmwareParams& p, const Topology& t) {
   return std::make_unique<T>(p, t, varying);
@@ -761,9 +767,9 @@ const Maker nocmsg_alltoallv = make_alltoall<PatternAlltoall, true>;
 const Maker nocmsg_barrier = make<TreeBarrier>;
 const Maker nocmsg_reduce = make<TreeReduce>;
 const Maker reduce_broadcast_allreduce = make<ReduceBroadcastAllreduce>;
-const Maker binomial_broadcast = make<BinomialBroadcast>;
-const Maker nocmsg_broadcast = make<TreeBroadcast>;
-const Maker onesided_broadcast = make<OneSidedBroadcast>;
+const Maker binomial_broadcast = make_broadcast<BinomialBroadcast>;
+const Maker nocmsg_broadcast = make_broadcast<TreeBroadcast>;
+const Maker onesided_broadcast = make_broadcast<OneSidedBroadcast>;
 const Maker binomial_reduce = make<BinomialReduce>;
 const Maker recursive_doubling_allreduce = make<RecursiveDoublingAllreduce>;
 const Maker pairwise_alltoall = make_alltoall<PairwiseAlltoall, false>;

@@ -67,16 +67,18 @@ void NetworkInterface::set_traffic(const TrafficParams& params, const TrafficPat
   set_prefetch_end(&counters_ + 1);
 }
 
+// (In 64 bits: a message's words come close to 2^32 at the largest flits and packets.)
 unsigned NetworkInterface::packets_for(std::uint32_t words) const {
-  const std::uint32_t per_packet = params_.words_per_flit() * params_.max_packet_flits;
+  const std::uint64_t per_packet = std::uint64_t{params_.words_per_flit()} * params_.max_packet_flits;
   return words == 0 ? 1 : static_cast<unsigned>((words + per_packet - 1) / per_packet);
 }
 
 unsigned NetworkInterface::flits_for(std::uint32_t words) const {
-  const std::uint32_t wpf = params_.words_per_flit();
-  const std::uint32_t per_packet = wpf * params_.max_packet_flits;
+  const std::uint64_t wpf = params_.words_per_flit();
+  const std::uint64_t per_packet = wpf * params_.max_packet_flits;
   if (words == 0) return 1;
-  return (words / per_packet) * params_.max_packet_flits + (words % per_packet + wpf - 1) / wpf;
+  return static_cast<unsigned>((words / per_packet) * params_.max_packet_flits +
+                               (words % per_packet + wpf - 1) / wpf);
 }
 
 void NetworkInterface::enqueue(TxMessage&& m) {

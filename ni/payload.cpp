@@ -4,6 +4,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "noc/input_file.hpp"
 #include "noc/random.hpp"
 
 namespace collnoc {
@@ -101,6 +102,7 @@ std::unique_ptr<PayloadGenerator> load_file(const std::string& spec) {
   if (type_name == "int32") type = ElementType::int32;
   else if (type_name == "double") type = ElementType::float64;
   else throw ParamError("traffic.payload", spec, "the element type after the path is int32 or double");
+  if (const auto problem = input_file_problem(path)) throw ParamError("traffic.payload", spec, *problem);
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) throw ParamError("traffic.payload", spec, "cannot read " + path);
   const std::streamsize bytes = in.tellg();

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "noc/registry.hpp"
+#include "noc/types.hpp"
 
 namespace collnoc {
 
@@ -31,9 +32,6 @@ class VcAllocator {
   // VC and per output VC.
   virtual void allocate(const std::vector<VcRequest>& requests, std::vector<VcGrant>& grants) = 0;
 };
-
-// Most ports a router has (its requests and grants are bit sets of ports).
-constexpr unsigned kMaxRouterPorts = 64;
 
 // One cycle's switch requests of a router: per input port, the VCs whose front flit is ready to
 // cross the switch (with a credit downstream), and the output port each input VC holds.

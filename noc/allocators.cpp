@@ -98,7 +98,8 @@ class SeparableRoundRobinSwitchAllocator : public SwitchAllocator {
   }
   explicit SeparableRoundRobinSwitchAllocator(const AllocatorShape& s) : shape_(s) {
     if (s.ports > kMaxRouterPorts)
-      throw ParamError("topology", std::to_string(s.ports) + " ports", "at most 64");
+      throw std::logic_error("allocator: " + std::to_string(s.ports) + " ports, at most " +
+                             std::to_string(kMaxRouterPorts) + " (the topology checks it)");
     // Per port: requesters (8 bytes), then three 1-byte fields.
     requesters_ = reinterpret_cast<std::uint64_t*>(this + 1);
     std::fill_n(requesters_, s.ports + (3 * s.ports + 7) / 8, std::uint64_t{0});

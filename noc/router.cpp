@@ -61,7 +61,9 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
   if (params.flit_words < 1 || params.flit_words > kMaxFlitWords)
     throw std::logic_error("router: flit_words " + std::to_string(params.flit_words) +
                            " is not in 1.." + std::to_string(kMaxFlitWords));
-  if (ports > 64) throw ParamError("topology", std::to_string(ports) + " ports", "a router has at most 64");
+  if (ports > kMaxRouterPorts)  // (topologies refuse more, naming their keys)
+    throw std::logic_error("router: " + std::to_string(ports) + " ports, at most " +
+                           std::to_string(kMaxRouterPorts));
   set_ports(ports);
   {
     const std::uint32_t all_vcs =

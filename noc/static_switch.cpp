@@ -15,7 +15,9 @@ StaticSwitch::StaticSwitch(sc_core::sc_module_name name, Clock& clock, unsigned 
                            const StaticSwitchParams& params, NetworkContext& net)
     : ClockedModule(name, clock), ports_(ports), params_(params), net_(net) {
   validate(params_);
-  if (ports > 64) throw ParamError("topology", std::to_string(ports) + " ports", "at most 64");
+  if (ports > kMaxRouterPorts)  // (topologies refuse more, naming their keys)
+    throw std::logic_error("static switch: " + std::to_string(ports) + " ports, at most " +
+                           std::to_string(kMaxRouterPorts));
   set_ports(ports);
   in_links_.assign(ports, nullptr);
   in_buf_.resize(ports);

@@ -128,9 +128,12 @@ RandomRegularGraph::RandomRegularGraph(unsigned nodes, unsigned degree, std::uin
     : degree_(degree) {
   if (nodes < 3 || nodes > (1u << 16))
     throw ParamError("topology.nodes", std::to_string(nodes), "must be in 3..65536");
-  if (degree < 2 || degree >= nodes)
+  const unsigned max_degree = std::min(nodes - 1, kMaxRouterPorts - endpoints_per_router);
+  if (degree < 2 || degree > max_degree)
     throw ParamError("topology.degree", std::to_string(degree),
-                     "must be in 2.." + std::to_string(nodes - 1) + " (topology.nodes - 1)");
+                     "must be in 2.." + std::to_string(max_degree) +
+                         " (topology.nodes - 1, and a router has at most " +
+                         std::to_string(kMaxRouterPorts) + " ports with its local port)");
   if ((static_cast<std::uint64_t>(nodes) * degree) % 2)
     throw ParamError("topology.degree", std::to_string(degree),
                      "nodes x degree must be even (every link has two ends)");

@@ -21,6 +21,10 @@ inline unsigned ring_next(unsigned i, unsigned n) {
   return j & (0u - static_cast<unsigned>(j != n));
 }
 
+// Most ports a router (or static switch) has: network ports plus local ports. Requests, grants
+// and port masks are 64-bit sets of ports.
+constexpr unsigned kMaxRouterPorts = 64;
+
 // Most threads a clock evaluates the blocks of one cycle on (sim.threads).
 constexpr unsigned kMaxThreads = 4;
 

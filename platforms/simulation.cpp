@@ -17,6 +17,17 @@ void validate(const RunParams& p) {
     throw ParamError("sim.max_cycles", std::to_string(p.max_cycles), "must be >= 1");
   if (p.watchdog_cycles < 1)
     throw ParamError("sim.watchdog_cycles", std::to_string(p.watchdog_cycles), "must be >= 1");
+  // The window's end and the drain's are cycle numbers: their sums must be too.
+  Cycle window_end = 0, drain_end = 0;
+  if (__builtin_add_overflow(p.warmup_cycles, p.measure_cycles, &window_end) ||
+      window_end == kNever)
+    throw ParamError("sim.warmup_cycles", std::to_string(p.warmup_cycles),
+                     "sim.warmup_cycles + sim.measure_cycles (" + std::to_string(p.measure_cycles) +
+                         ") must be below 2^64 - 1");
+  if (__builtin_add_overflow(window_end, p.max_drain_cycles, &drain_end) || drain_end == kNever)
+    throw ParamError("sim.max_drain_cycles", std::to_string(p.max_drain_cycles),
+                     "sim.warmup_cycles + sim.measure_cycles + sim.max_drain_cycles must be "
+                     "below 2^64 - 1");
 }
 
 const char* to_string(RunStatus s) {
@@ -67,7 +78,7 @@ RunOutcome Simulation::run() {
                                               params_.warmup_cycles + params_.measure_cycles);
   std::uint64_t last_moves = 0, last_core_events = 0;
   Cycle last_move_cycle = 0, last_core_cycle = 0;
-  bool completed = false;
+  bool completed = false, interrupted = false;
   Clock& clock = sys_.clock();
   // The workload says when it is done (last core finished, last measured packet delivered):
   // pause the kernel on that very cycle.
@@ -77,6 +88,10 @@ RunOutcome Simulation::run() {
                                : std::min(params_.max_cycles, window_end + params_.max_drain_cycles);
 
   for (;;) {
+    if (params_.interrupt && params_.interrupt->load() != 0) {
+      interrupted = true;
+      break;
+    }
     const Cycle now0 = clock.now();
     Cycle target = std::min(now0 + chunk, stop);
     if (!firmware_ && now0 < window_end) target = std::min(target, window_end);
@@ -177,6 +192,7 @@ RunOutcome Simulation::run() {
   const double wall = std::chrono::duration<double>(Clk::now() - wall_start).count();
   gather(out, wall, completed);
   out.report.set("sim.stalled_cycles", stalled);
+  out.report.set("sim.interrupted", interrupted);
   return out;
 }
 
@@ -337,8 +353,12 @@ void Simulation::gather(RunOutcome& out, double wall_seconds, bool completed) co
 
   Cycle completion = 0;
   for (const auto& c : sys_.cores()) completion = std::max(completion, c->finish_cycle());
+  // (The part of the measurement window the run reached: all of it unless it was interrupted or
+  // stopped by sim.max_cycles inside it.)
+  const Cycle window_reached =
+      std::min(params_.measure_cycles, cycles > params_.warmup_cycles ? cycles - params_.warmup_cycles : 0);
   const double window = firmware_ ? static_cast<double>(completion ? completion : cycles)
-                                  : static_cast<double>(params_.measure_cycles);
+                                  : static_cast<double>(window_reached);
   r.set("throughput.offered_flits_per_node_cycle",
         window > 0 ? total.window_flits_created / (nodes * window) : 0.0);
   // Accepted throughput counts packets at the size their cores offered (uncompressed); the

@@ -2,6 +2,7 @@
 // every core's firmware has finished; checks conservation, payload integrity and forward
 // progress; and gathers the results.
 #pragma once
+#include <atomic>
 #include <string>
 
 #include "collectives/firmware.hpp"
@@ -18,6 +19,9 @@ struct RunParams {
   Cycle watchdog_cycles = 20000;  // no flit moved this long with flits in flight: deadlock
   std::uint64_t seed = 1;
   bool progress = true;           // print progress on stderr for runs longer than a few seconds
+  // Nonzero stops the run at its next check (every 256 cycles at most) with the results so far
+  // (sim.interrupted): the program points it at its SIGINT / SIGTERM note.
+  const std::atomic<int>* interrupt = nullptr;
 };
 
 void validate(const RunParams& p);

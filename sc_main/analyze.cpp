@@ -20,6 +20,7 @@
 #include "ni/compression.hpp"
 #include "ni/fpc_codec.hpp"
 #include "ni/lsb_cut_codec.hpp"
+#include "noc/input_file.hpp"
 #include "sc_main/cli.hpp"
 #include "sc_main/config.hpp"
 
@@ -60,10 +61,8 @@ std::string format_number(double v) {
 // The file's bytes as little-endian 32-bit words (a double is then its low word, high word).
 std::vector<std::uint32_t> read_dump(const std::string& path, unsigned element_bytes,
                                      const char* element_name) {
+  if (const auto problem = input_file_problem(path)) throw InputError(*problem);
   std::error_code ec;
-  const fs::file_status st = fs::status(path, ec);
-  if (!fs::exists(st)) throw InputError(path + ": no such file");
-  if (!fs::is_regular_file(st)) throw InputError(path + ": not a regular file");
   const std::uintmax_t bytes = fs::file_size(path, ec);
   if (ec) throw InputError(path + ": cannot read its size: " + ec.message());
   if (bytes == 0) throw InputError(path + ": empty, nothing to compress");

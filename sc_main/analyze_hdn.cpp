@@ -4,6 +4,7 @@
 #include <cmath>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <sstream>
 
@@ -53,10 +54,13 @@ std::pair<double, double> parse_weights(const std::string& text) {
   return {w[0], w[1]};
 }
 
-// A node count: exact below 2^63, else its log2.
+// A node count: exact below 2^63, else a double while one holds it, else null (the log2 is
+// reported beside it).
 nlohmann::json nodes_json(long double nodes) {
   if (nodes < 9.2e18L) return static_cast<std::uint64_t>(std::llround(nodes));
-  return static_cast<double>(nodes);
+  if (nodes < static_cast<long double>(std::numeric_limits<double>::max()))
+    return static_cast<double>(nodes);
+  return nullptr;
 }
 
 std::string nodes_text(std::optional<std::uint64_t> exact, long double log2n) {
@@ -126,7 +130,8 @@ int analyze_hdn(const AnalyzeOptions& o) {
       const HdnSuperNode& sn = spec.supernodes[i - 1];
       const std::uint64_t s = sn.size(spec.base);
       const long double log2s = std::log2(static_cast<long double>(s));
-      const nlohmann::json n = exact ? nlohmann::json(N / s) : nodes_json(std::exp2(log2N - log2s));
+      const long double log2n = log2N - log2s;
+      const nlohmann::json n = exact ? nlohmann::json(N / s) : nodes_json(std::exp2(log2n));
       exact = exact && N / s <= (std::uint64_t{1} << 62) / N;
       if (exact) N = 2 * (N / s) * N;
       log2N = 1 + 2 * log2N - log2s;
@@ -135,11 +140,12 @@ int analyze_hdn(const AnalyzeOptions& o) {
                                 {"s", s},
                                 {"supernode_diameter", sn.diameter(spec.base)},
                                 {"n", n},
-                                {"N", exact ? nlohmann::json(N) : nodes_json(std::exp2(log2N))}});
+                                {"N", exact ? nlohmann::json(N) : nodes_json(std::exp2(log2N))},
+                                {"log2_n", static_cast<double>(log2n)},
+                                {"log2_N", static_cast<double>(log2N)}});
     }
   }
-  j["nodes"] = p.nodes ? nlohmann::json(*p.nodes) : nlohmann::json(static_cast<double>(
-                                                        std::exp2(p.log2_nodes)));
+  j["nodes"] = p.nodes ? nlohmann::json(*p.nodes) : nodes_json(std::exp2(p.log2_nodes));
   j["log2_nodes"] = static_cast<double>(p.log2_nodes);
   j["degree"] = p.degree;
   j["diameter_formula"] = p.diameter;
@@ -200,15 +206,15 @@ int analyze_hdn(const AnalyzeOptions& o) {
   if (spec.levels) {
     os << "  level  super-node            s_i  D(SN_i)  n_i = N_(i-1)/s_i  N_i\n";
     for (const auto& l : j["per_level"]) {
-      const auto num = [](const nlohmann::json& v) {
+      const auto num = [](const nlohmann::json& v, const nlohmann::json& log2v) {
         return v.is_number_unsigned() ? std::to_string(v.get<std::uint64_t>())
-                                      : "~" + ratio_text(v.get<double>());
+                                      : nodes_text(std::nullopt, log2v.get<double>());
       };
       os << "  " << std::left << std::setw(5) << l["level"].get<unsigned>() << "  "
          << std::setw(20) << l["supernode"].get<std::string>() << std::right << std::setw(5)
          << l["s"].get<std::uint64_t>() << "  " << std::setw(7)
-         << l["supernode_diameter"].get<unsigned>() << "  " << std::setw(17) << num(l["n"])
-         << "  " << num(l["N"]) << "\n";
+         << l["supernode_diameter"].get<unsigned>() << "  " << std::setw(17) << num(l["n"], l["log2_n"])
+         << "  " << num(l["N"], l["log2_N"]) << "\n";
     }
   }
   os << "\n  " << std::left << std::setw(18) << "network" << std::right << std::setw(18) << "nodes"

@@ -17,6 +17,7 @@
 #include "noc/routing.hpp"
 #include "platforms/platform.hpp"
 #include "sc_main/config.hpp"
+#include "sc_main/output_file.hpp"
 
 namespace collnoc {
 
@@ -32,6 +33,29 @@ void list_table(std::ostream& os, const char* title, const Table& table) {
   for (const auto& e : table)
     os << "  " << std::left << std::setw(static_cast<int>(width + 2)) << e.name << e.description
        << "\n";
+}
+
+// The command a user mistyped, named (CLI11 would only say that a subcommand is required):
+// empty when every leading word is a known (sub)command.
+std::string unknown_command(CLI::App& app, int argc, char** argv) {
+  CLI::App* level = &app;
+  std::string path = "collnoc";
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word.empty() || word[0] == '-') return {};
+    const std::vector<CLI::App*> subs = level->get_subcommands([](CLI::App*) { return true; });
+    if (subs.empty()) return {};  // the command's own arguments from here on
+    std::string names;
+    CLI::App* next = nullptr;
+    for (CLI::App* s : subs) {
+      names += (names.empty() ? "" : ", ") + s->get_name();
+      if (s->get_name() == word) next = s;
+    }
+    if (!next) return "unknown command '" + word + "' after " + path + ": expected one of " + names;
+    level = next;
+    path += " " + word;
+  }
+  return {};
 }
 
 }  // namespace
@@ -95,6 +119,9 @@ int cli_main(int argc, char** argv) {
       ->needs(vcd);
   run_cmd->add_flag("--dump-config", run.dump_config,
                     "print every key with its default, unit and meaning, and exit");
+  run_cmd->add_flag("--check", run.check,
+                    "validate the configuration and the output paths, print the estimated "
+                    "memory, and exit without simulating");
   run_cmd->add_flag("--quiet,-q", run.quiet, "no progress and no summary");
 
   SweepOptions sweep;
@@ -112,6 +139,9 @@ int cli_main(int argc, char** argv) {
       ->check(CLI::Range(1u, 1024u))
       ->capture_default_str();
   sweep_cmd->add_option("--out", sweep.out_path, "CSV, one row per point")->capture_default_str();
+  sweep_cmd->add_flag("--resume", sweep.resume,
+                      "keep the points already in the --out CSV (an interrupted sweep's), run "
+                      "only the others");
   sweep_cmd->add_flag("--quiet,-q", sweep.quiet, "no per-point lines");
 
   CLI::App* list_cmd = app.add_subcommand(
@@ -121,6 +151,10 @@ int cli_main(int argc, char** argv) {
   AnalyzeOptions analyze;
   CLI::App* analyze_cmd = add_analyze_command(app, analyze);
 
+  if (const std::string unknown = unknown_command(app, argc, argv); !unknown.empty()) {
+    std::cerr << "collnoc: error: " << unknown << " (see collnoc --help)\n";
+    return kExitBadInput;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -130,6 +164,9 @@ int cli_main(int argc, char** argv) {
   }
 
   try {
+    // An empty path given on purpose is not "no configuration".
+    if (run_cmd->parsed() && run_cmd->count("config") > 0 && run.config_path.empty())
+      throw InputError("config file: an empty path (omit it, or give -, for the defaults)");
     if (run_cmd->parsed()) return run_command(run);
     if (sweep_cmd->parsed()) return sweep_command(sweep);
     if (list_cmd->parsed()) return list_command();
@@ -144,6 +181,13 @@ int cli_main(int argc, char** argv) {
   } catch (const YAML::Exception& e) {
     std::cerr << "collnoc: error: malformed YAML: " << e.what() << "\n";
     return kExitBadInput;
+  } catch (const OutputError& e) {
+    std::cerr << "collnoc: error: " << e.what() << "\n";
+    return kExitFault;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "collnoc: out of memory (collnoc run --check estimates what a configuration "
+                 "needs; past saturation the source queues grow without bound)\n";
+    return kExitFault;
   } catch (const std::exception& e) {
     std::cerr << "collnoc: internal error: " << e.what() << "\n";
     return kExitFault;

@@ -28,6 +28,7 @@ struct RunOptions {
   std::string vcd_path;                   // empty: no tracing
   std::vector<unsigned> trace_routers;    // empty: the default selection
   bool dump_config = false;
+  bool check = false;  // validate and estimate memory, do not simulate
   bool quiet = false;
 };
 
@@ -38,6 +39,7 @@ struct SweepOptions {
   std::string values;  // comma-separated; commas inside [...] or {...} do not split
   unsigned jobs = 2;
   std::string out_path = "sweep.csv";
+  bool resume = false;  // keep the points already in out_path, run the rest
   bool quiet = false;
 };
 
@@ -86,10 +88,6 @@ int analyze_nc(const AnalyzeOptions& options);
 int run_command(const RunOptions& options);
 int sweep_command(const SweepOptions& options);
 int list_command();
-
-// Refuses (InputError) an output path whose directory is missing or not writable, so that a run
-// does not fail only after it has simulated.
-void check_writable(const std::string& path, const char* option);
 
 }  // namespace cli
 }  // namespace collnoc

@@ -18,6 +18,7 @@
 #include "collectives/all_to_all_plan.hpp"
 #include "collectives/collective.hpp"
 #include "collectives/message_protocol.hpp"
+#include "noc/input_file.hpp"
 
 namespace collnoc::cli {
 
@@ -139,7 +140,8 @@ std::vector<KeySpec> build_schema() {
                [](RunConfig& c, V v) { c.platform.topology.n = u32(v); }),
       uint_key("topology.nodes", 64, 3, 65536, "routers", "random: number of routers",
                [](RunConfig& c, V v) { c.platform.topology.nodes = u32(v); }),
-      uint_key("topology.degree", 4, 2, 64, "ports", "random: network ports (neighbours) per router",
+      uint_key("topology.degree", 4, 2, kMaxRouterPorts - 1, "ports",
+               "random: network ports (neighbours) per router",
                [](RunConfig& c, V v) { c.platform.topology.degree = u32(v); }),
       uint_key("topology.seed", 1, 0, kU64Max, "-", "random: which graph is drawn",
                [](RunConfig& c, V v) { c.platform.topology.seed = u64(v); }),
@@ -262,7 +264,7 @@ std::vector<KeySpec> build_schema() {
       uint_key("ni.lsb_cut_bits", 28, 1, 52, "bits",
                "LSB-cut: low bits dropped from each double",
                [](RunConfig& c, V v) { c.platform.system.ni.compression.codec.lsb_cut_bits = u32(v); }),
-      uint_key("core.quantum_cycles", 1000, 0, kU64Max, "cycles",
+      uint_key("core.quantum_cycles", 1000, 1, kU32Max, "cycles",
                "how far a core's firmware may run ahead of simulated time",
                [](RunConfig& c, V v) { c.platform.system.core.quantum_cycles = u64(v); }),
 
@@ -299,7 +301,7 @@ std::vector<KeySpec> build_schema() {
       enum_key("workload.kind", "synthetic",
                "synthetic traffic, or the firmware program every core runs",
                workload_names, [](RunConfig& c, V v) { c.workload_kind = text(v); }),
-      uint_key("workload.message_words", 16, 1, kU32Max, "words",
+      uint_key("workload.message_words", 16, 1, kMaxMessageWords, "words",
                "firmware: 32-bit payload words per message",
                [](RunConfig& c, V v) { c.firmware.message_words = u32(v); }),
       uint_key("workload.iterations", 1, 1, kU32Max, "",
@@ -406,6 +408,10 @@ std::vector<KeySpec> build_schema() {
       real_key("sim.clock_period_ns", 1.0, 0.001, 1e6, false, "ns",
                "network clock period, one cycle (rounded to 1 ps)",
                [](RunConfig& c, V v) { c.platform.system.clock_period_ns = real(v); }),
+      uint_key("sim.max_memory_mb", 0, 0, kU64Max, "MB",
+               "refuse a run whose estimated memory is above this (collnoc run --check shows "
+               "the estimate); 0 = 80 % of the machine's physical memory",
+               [](RunConfig& c, V v) { c.max_memory_mb = u64(v); }),
       bool_key("sim.progress", true, "progress lines on stderr during long runs",
                [](RunConfig& c, V v) { c.run.progress = flag(v); }),
       uint_key("seed", 1, 0, kU64Max, "", "random seed of synthetic traffic and firmware data",
@@ -532,9 +538,10 @@ std::string with_unit(const std::string& s, const KeySpec& k) {
 }
 
 // "in 1..8", ">= 1", or "" when the bounds are the type's own.
+// Empty only for a key that takes any 64-bit value.
 std::string uint_range(const KeySpec& k) {
-  const bool capped = k.uint_max != kU32Max && k.uint_max != kU64Max;
-  if (capped) return "in " + std::to_string(k.uint_min) + ".." + std::to_string(k.uint_max);
+  if (k.uint_max != kU64Max)
+    return "in " + std::to_string(k.uint_min) + ".." + std::to_string(k.uint_max);
   if (k.uint_min > 0) return ">= " + std::to_string(k.uint_min);
   return "";
 }
@@ -728,6 +735,8 @@ void assign(std::vector<ConfigValue>& values, const std::string& key, const YAML
 }  // namespace
 
 void Config::load_file(const std::string& path) {
+  if (const auto problem = input_file_problem(path))
+    throw InputError("config file: " + *problem + " (a YAML file is expected)");
   std::ifstream in(path);
   if (!in) throw InputError("cannot read config file " + path + ": " + std::strerror(errno));
   std::stringstream buffer;
@@ -796,6 +805,43 @@ RunConfig Config::to_run_config() const {
   return rc;
 }
 
+MemoryEstimate estimate_run_memory(const RunConfig& rc) {
+  WorkloadFootprint w;
+  const std::uint64_t nodes = make_topology(platform_topology(rc.platform))->num_endpoints();
+  if (rc.synthetic()) {
+    const TrafficParams& t = rc.traffic;
+    const double mean_flits = t.variable_length()
+                                  ? (t.packet_flits_min + t.packet_flits_max) / 2.0
+                                  : static_cast<double>(t.packet_flits);
+    w.measured_packets = static_cast<std::uint64_t>(
+        static_cast<double>(nodes) * t.injection_rate / mean_flits *
+        static_cast<double>(std::min(rc.run.measure_cycles, rc.run.max_cycles)));
+  } else {
+    // Messages held at once (measured): the all-to-all exchanges hold every core's message for
+    // every other core at some point, total exchange three times over (held, packed, received),
+    // the mesh alltoall half as much again (sent and received); ping-pong four in all; other
+    // workloads a few per core.
+    const FirmwareParams& f = rc.firmware;
+    const std::string& c = f.collective;
+    const bool collective = rc.workload_kind == "collective";
+    const bool by_bytes = collective && c != "total_exchange";
+    const std::uint64_t message = by_bytes ? f.message_bytes : 4ull * (f.message_words + 1);
+    double copies = 4.0 / static_cast<double>(nodes);  // of p^2 messages
+    if (rc.workload_kind == "ping_pong") copies = 4.0 / static_cast<double>(nodes * nodes);
+    if (rc.workload_kind == "all_pairs" || rc.workload_kind == "all_to_all_broadcast") copies = 1;
+    if (collective && (c == "alltoall" || c == "alltoallv")) copies = 1.5;
+    if (collective && c == "total_exchange") copies = 3;
+    w.firmware = true;
+    w.message_bytes =
+        static_cast<std::uint64_t>(copies * static_cast<double>(nodes * nodes * message));
+  }
+  return estimate_memory(rc.platform, w);
+}
+
+std::uint64_t memory_limit_mb(const RunConfig& rc) {
+  return rc.max_memory_mb ? rc.max_memory_mb : automatic_memory_limit_mb();
+}
+
 void check_buildable(const RunConfig& rc) {
   const SystemParams& sys = rc.platform.system;
   const std::unique_ptr<Topology> topo = make_topology(platform_topology(rc.platform));
@@ -822,6 +868,12 @@ void check_buildable(const RunConfig& rc) {
     make_firmware(rc.workload_kind, rc.firmware, *topo);
     check_whole_packets(sys, sys.ni.max_packet_flits, "ni.max_packet_flits");
   }
+  const MemoryEstimate memory = estimate_run_memory(rc);
+  const std::uint64_t limit = memory_limit_mb(rc);
+  if (memory.total_bytes() > (limit << 20))
+    throw ParamError("sim.max_memory_mb", std::to_string(limit) + (rc.max_memory_mb ? "" : " (automatic)"),
+                     "the configured run needs about " + memory.describe() +
+                         "; shrink it or raise sim.max_memory_mb");
 }
 
 namespace {

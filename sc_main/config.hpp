@@ -12,6 +12,7 @@
 
 #include "collectives/firmware.hpp"
 #include "ni/traffic.hpp"
+#include "platforms/memory_estimate.hpp"
 #include "platforms/platform.hpp"
 #include "platforms/simulation.hpp"
 
@@ -45,6 +46,7 @@ struct RunConfig {
   std::string workload_kind;  // "synthetic" or a firmware program name
   TrafficParams traffic;
   FirmwareParams firmware;
+  std::uint64_t max_memory_mb = 0;  // sim.max_memory_mb; 0: automatic_memory_limit_mb()
 
   bool synthetic() const { return workload_kind == "synthetic"; }
 };
@@ -103,6 +105,11 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
 // the topology and the routing function, checks router, NI, traffic, firmware and run
 // parameters. Throws the library's ParamError (or InputError).
 void check_buildable(const RunConfig& rc);
+
+// The memory the configured run is expected to take (platforms/memory_estimate.hpp), and the
+// limit it is held to (sim.max_memory_mb, or the automatic one), in MB.
+MemoryEstimate estimate_run_memory(const RunConfig& rc);
+std::uint64_t memory_limit_mb(const RunConfig& rc);
 
 // `collnoc run --dump-config`: every key with its type, default, unit, meaning and allowed values;
 // `effective` (may be null) adds the value a configuration gives it.

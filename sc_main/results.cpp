@@ -94,6 +94,34 @@ std::string csv_field(const std::string& text) {
   return quoted + "\"";
 }
 
+std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> row;
+  std::string field;
+  bool quoted = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted) {
+      if (c != '"') field += c;
+      else if (i + 1 < text.size() && text[i + 1] == '"') field += '"', ++i;
+      else quoted = false;
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      row.push_back(std::move(field));
+      field.clear();
+    } else if (c == '\n') {
+      row.push_back(std::move(field));
+      field.clear();
+      rows.push_back(std::move(row));
+      row.clear();
+    } else if (c != '\r') {
+      field += c;
+    }
+  }
+  return rows;  // (a row without its newline is dropped)
+}
+
 std::string csv_field(const Json& value) {
   if (value.is_null()) return "";
   if (value.is_string()) return csv_field(value.get<std::string>());

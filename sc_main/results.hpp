@@ -29,5 +29,8 @@ std::vector<std::pair<std::string, Json>> scalar_results(const Json& results);
 // One CSV field (RFC 4180 quoting when needed); null -> empty.
 std::string csv_field(const Json& value);
 std::string csv_field(const std::string& text);
+// The rows of a CSV text, fields unquoted; a last line without its newline (cut short) is left
+// out. csv_field() of each field gives back the text.
+std::vector<std::vector<std::string>> parse_csv(const std::string& text);
 
 }  // namespace collnoc::cli

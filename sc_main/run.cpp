@@ -13,40 +13,20 @@
 
 #include "sc_main/cli.hpp"
 #include "sc_main/config.hpp"
+#include "sc_main/interrupt.hpp"
+#include "sc_main/output_file.hpp"
 #include "sc_main/results.hpp"
 
 namespace collnoc::cli {
 
 namespace fs = std::filesystem;
 
-void check_writable(const std::string& path, const char* option) {
-  const fs::path p(path);
-  std::error_code ec;
-  if (p.filename().empty() || fs::is_directory(p, ec))
-    throw InputError(std::string(option) + " " + path + ": names a directory, not a file");
-  const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
-  if (!fs::is_directory(dir, ec))
-    throw InputError(std::string(option) + " " + path + ": directory " + dir.string() +
-                     " does not exist");
-  if (::access(dir.c_str(), W_OK) != 0)
-    throw InputError(std::string(option) + " " + path + ": directory " + dir.string() +
-                     " is not writable");
-}
-
 namespace {
 
-// Writes via a temporary file and a rename, so a reader never sees half a file.
-void write_file(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) throw std::runtime_error("cannot write " + tmp);
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) throw std::runtime_error("cannot rename " + tmp + " to " + path + ": " + ec.message());
+// The VCD file SystemC writes for --vcd PATH: PATH, with .vcd appended when it lacks it.
+std::string vcd_file_name(const std::string& path) {
+  if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".vcd") == 0) return path;
+  return path + ".vcd";
 }
 
 // The largest power of ten that divides the clock period, so every clock edge falls on a whole
@@ -62,10 +42,8 @@ double vcd_time_unit_ps(double clock_period_ns) {
 // destruction, after the run.
 class VcdTrace {
  public:
-  VcdTrace(const NocSystem& system, std::string vcd_path, const std::vector<RouterId>& routers)
-      : vcd_path_(std::move(vcd_path)) {
-    if (vcd_path_.size() < 4 || vcd_path_.compare(vcd_path_.size() - 4, 4, ".vcd") != 0)
-      vcd_path_ += ".vcd";
+  VcdTrace(const NocSystem& system, const std::string& vcd_path, const std::vector<RouterId>& routers)
+      : vcd_path_(vcd_file_name(vcd_path)) {
     const std::string base = vcd_path_.substr(0, vcd_path_.size() - 4);  // SystemC appends .vcd
     // SystemC reports the time unit it was given as an info message: noise on stdout.
     sc_core::sc_report_handler::set_actions(sc_core::SC_ID_TRACING_TIMESCALE_UNIT_,
@@ -77,8 +55,9 @@ class VcdTrace {
     std::ostringstream gtkw;
     system.trace(file_, routers, gtkw);
     gtkw_path_ = vcd_path_ + ".gtkw";
-    write_file(gtkw_path_, "[dumpfile] \"" + fs::absolute(vcd_path_).lexically_normal().string() +
-                               "\"\n" + gtkw.str());
+    write_output(gtkw_path_, "[dumpfile] \"" + fs::absolute(vcd_path_).lexically_normal().string() +
+                               "\"\n" + gtkw.str(),
+                 "GTKWave save file");
   }
   ~VcdTrace() { sc_core::sc_close_vcd_trace_file(file_); }
   VcdTrace(const VcdTrace&) = delete;
@@ -170,7 +149,9 @@ void print_summary(std::ostream& os, const RunConfig& rc, const RunOutcome& outc
   }
   line("status:") << to_string(outcome.status) << " after " << count(r, "sim.cycles")
                   << " cycles";
-  if (outcome.status == RunStatus::ok && rc.synthetic() && !flag(r, "sim.completed"))
+  if (flag(r, "sim.interrupted"))
+    os << " (interrupted: the results so far)";
+  else if (outcome.status == RunStatus::ok && rc.synthetic() && !flag(r, "sim.completed"))
     os << " (not every measured packet arrived: the load is past saturation)";
   os << "\n";
   line("packets:") << count(r, "packets.delivered") << " delivered";
@@ -201,6 +182,7 @@ void print_summary(std::ostream& os, const RunConfig& rc, const RunOutcome& outc
 }  // namespace
 
 int run_command(const RunOptions& options) {
+  const InterruptGuard interrupts;
   const Config config = load_config(options.config_path, options.overrides);
   if (options.dump_config) {
     const bool configured = !options.overrides.empty() ||
@@ -210,13 +192,20 @@ int run_command(const RunOptions& options) {
   }
   RunConfig rc = config.to_run_config();
   if (options.quiet) rc.run.progress = false;
+  rc.run.interrupt = &InterruptGuard::signal();
   check_buildable(rc);
   check_writable(options.out_path, "--out");
   std::vector<RouterId> traced;
   if (!options.vcd_path.empty()) {
-    check_writable(options.vcd_path, "--vcd");
+    check_writable(vcd_file_name(options.vcd_path), "--vcd");
+    check_writable(vcd_file_name(options.vcd_path) + ".gtkw", "--vcd (its GTKWave save file)");
     traced = routers_to_trace(options.trace_routers,
                               make_topology(platform_topology(rc.platform))->num_routers());
+  }
+  if (options.check) {
+    std::cout << "configuration ok; estimated memory " << estimate_run_memory(rc).describe()
+              << " (limit " << memory_limit_mb(rc) << " MB, sim.max_memory_mb)\n";
+    return kExitOk;
   }
 
   std::unique_ptr<NocSystem> system = make_platform(rc.platform);
@@ -249,8 +238,17 @@ int run_command(const RunOptions& options) {
     if (outcome.diagnosis.empty() || outcome.diagnosis.back() != '\n') std::cerr << "\n";
     return kExitFault;
   }
-  write_file(options.out_path, json_text(results_json(config, rc.run.seed, outcome.report)));
-  if (!options.quiet) std::cout << "results: " << options.out_path << "\n";
+  write_output(options.out_path, json_text(results_json(config, rc.run.seed, outcome.report)),
+               "results");
+  const bool interrupted = flag(outcome.report, "sim.interrupted");
+  if (!options.quiet)
+    std::cout << (interrupted ? "results so far (interrupted): " : "results: ") << options.out_path
+              << "\n";
+  if (interrupted) {
+    std::cerr << "collnoc: interrupted at cycle " << count(outcome.report, "sim.cycles")
+              << "; the results so far are in " << options.out_path << " (sim.interrupted = true)\n";
+    return InterruptGuard::exit_status();
+  }
   return kExitOk;
 }
 

@@ -18,6 +18,8 @@
 
 #include "sc_main/cli.hpp"
 #include "sc_main/config.hpp"
+#include "sc_main/interrupt.hpp"
+#include "sc_main/output_file.hpp"
 #include "sc_main/results.hpp"
 
 extern char** environ;
@@ -119,10 +121,10 @@ std::string read_text(const std::string& path) {
 
 struct Point {
   std::string value;
+  bool done = false;   // finished (this sweep or an earlier one, --resume)
   std::string status;  // "ok" or why the point failed
-  Json results;        // the point's results file, when ok
-  std::string log;     // the child's stdout and stderr
-  double wall_seconds = 0;
+  // CSV field per column (the scalar results, in the order of the results file)
+  std::vector<std::pair<std::string, std::string>> fields;
 };
 
 // Status of a point whose process did not end with a results file.
@@ -140,44 +142,100 @@ std::string failure_status(int wait_status, const std::string& log) {
   return "error (exit " + std::to_string(code) + ")";
 }
 
-void write_csv(const std::string& path, const std::string& param,
-               const std::vector<Point>& points) {
-  // The same columns for every row: sim.status first, then every scalar any point reported.
-  std::vector<std::string> columns{"sim.status"};
-  std::vector<std::map<std::string, Json>> rows(points.size());
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    if (points[i].status != "ok") continue;
-    for (auto& [key, value] : scalar_results(points[i].results)) {
-      if (std::find(columns.begin(), columns.end(), key) == columns.end()) columns.push_back(key);
-      rows[i][key] = value;
+// The sweep's CSV: `param`, sim.status, then every scalar any point reported. Rows are added
+// as points finish, one append each, so an interrupted sweep keeps every finished point; a
+// point that brings new columns rewrites the file (atomically) with the wider header. At the
+// end the rows are put in the order of --values. A device or FIFO gets the CSV once, at the end.
+class SweepCsv {
+ public:
+  SweepCsv(std::string path, std::string param)
+      : path_(std::move(path)), param_(std::move(param)),
+        incremental_(is_rewritable_file(path_)) {}
+
+  void add(const Point& p) {
+    bool wider = false;
+    for (const auto& [column, field] : p.fields)
+      if (std::find(columns_.begin(), columns_.end(), column) == columns_.end()) {
+        columns_.push_back(column);
+        wider = true;
+      }
+    finished_.push_back(&p);
+    if (!incremental_) return;
+    if (wider || finished_.size() == 1) rewrite(finished_);
+    else append_output(path_, row(p), "sweep CSV");
+  }
+  // All points that finished, in the order given.
+  void finish(const std::vector<Point>& points) {
+    std::vector<const Point*> order;
+    for (const Point& p : points)
+      if (p.done) order.push_back(&p);
+    rewrite(order);
+  }
+
+ private:
+  std::string header() const {
+    std::string h = csv_field(param_);
+    for (const std::string& c : columns_) h += "," + csv_field(c);
+    return h + "\n";
+  }
+  std::string row(const Point& p) const {
+    std::string r = csv_field(p.value);
+    for (const std::string& c : columns_) {
+      r += ",";
+      if (c == "sim.status") r += csv_field(p.status);
+      else if (auto it = std::find_if(p.fields.begin(), p.fields.end(),
+                                      [&](const auto& f) { return f.first == c; });
+               it != p.fields.end())
+        r += it->second;
     }
+    return r + "\n";
   }
-  std::ostringstream csv;
-  csv << csv_field(param);
-  for (const std::string& c : columns) csv << "," << csv_field(c);
-  csv << "\n";
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    csv << csv_field(points[i].value);
-    for (const std::string& c : columns) {
-      csv << ",";
-      if (c == "sim.status") csv << csv_field(points[i].status);
-      else if (auto it = rows[i].find(c); it != rows[i].end()) csv << csv_field(it->second);
+  void rewrite(const std::vector<const Point*>& rows) const {
+    std::string text = header();
+    for (const Point* p : rows) text += row(*p);
+    write_output(path_, text, "sweep CSV");
+  }
+
+  std::string path_, param_;
+  bool incremental_;
+  std::vector<std::string> columns_{"sim.status"};
+  std::vector<const Point*> finished_;
+};
+
+// --resume: the points an earlier run of the sweep finished, from its CSV (a row cut short by
+// a crash is left out). Points of the CSV that this sweep does not list are kept, after its own.
+void resume_from(const std::string& path, const std::string& param, std::vector<Point>& points) {
+  std::ifstream in(path);
+  if (!in) return;  // nothing yet: a fresh sweep
+  std::stringstream text;
+  text << in.rdbuf();
+  std::vector<std::vector<std::string>> rows = parse_csv(text.str());
+  if (rows.empty()) return;
+  const std::vector<std::string> header = rows.front();
+  if (header.size() < 2 || header[0] != param || header[1] != "sim.status")
+    throw InputError("--resume: " + path + " is not a CSV of a sweep over " + param +
+                     " (its header starts " + (header.empty() ? "empty" : header[0]) + ")");
+  for (std::size_t r = 1; r < rows.size(); ++r) {
+    const std::vector<std::string>& fields = rows[r];
+    if (fields.size() != header.size()) continue;
+    auto it = std::find_if(points.begin(), points.end(),
+                           [&](const Point& p) { return p.value == fields[0]; });
+    if (it == points.end()) {
+      points.push_back(Point{fields[0], false, "", {}});
+      it = points.end() - 1;
     }
-    csv << "\n";
+    it->done = true;
+    it->status = fields[1];
+    it->fields.clear();
+    for (std::size_t c = 1; c < header.size(); ++c)
+      if (!fields[c].empty()) it->fields.emplace_back(header[c], csv_field(fields[c]));
   }
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << csv.str();
-    out.flush();
-    if (!out) throw std::runtime_error("cannot write " + tmp);
-  }
-  fs::rename(tmp, path);
 }
 
 }  // namespace
 
 int sweep_command(const SweepOptions& options) {
+  const InterruptGuard interrupts;
   // Everything the points could trip over is checked here, in-process, before spawning.
   const Config base = load_config(options.config_path, options.overrides);
   check_buildable(base.to_run_config());
@@ -190,76 +248,108 @@ int sweep_command(const SweepOptions& options) {
     } catch (const std::exception& e) {
       throw InputError("sweep point " + options.param + "=" + value + ": " + e.what());
     }
-    points.push_back(Point{value, "", Json(), "", 0});
+    points.push_back(Point{value, false, "", {}});
   }
   check_writable(options.out_path, "--out");
+  if (options.resume) resume_from(options.out_path, options.param, points);
+  const std::size_t to_run = static_cast<std::size_t>(
+      std::count_if(points.begin(), points.end(), [](const Point& p) { return !p.done; }));
+  if (options.resume && !options.quiet)
+    std::cout << "resuming: " << points.size() - to_run << " point(s) already in "
+              << options.out_path << ", " << to_run << " to run\n";
 
+  SweepCsv csv(options.out_path, options.param);
+  for (const Point& p : points)
+    if (p.done) csv.add(p);
   const ScratchDir scratch;
   const std::string exe = self_executable();
   using Clock = std::chrono::steady_clock;
   std::map<pid_t, std::pair<std::size_t, Clock::time_point>> running;  // pid -> point, start
-  // If the sweep stops early (an exception), wait for the children still running so that none
-  // outlives the scratch directory it writes into.
+  // However the sweep ends (an interrupt, an exception), wait for the children still running so
+  // that none outlives the scratch directory it writes into.
   struct Reaper {
     std::map<pid_t, std::pair<std::size_t, Clock::time_point>>& running;
     ~Reaper() {
       for (const auto& child : running) ::waitpid(child.first, nullptr, 0);
     }
   } reaper{running};
+  const auto file_of = [&](std::size_t i, const char* ext) {
+    return scratch.file("point_" + std::to_string(i) + ext);
+  };
   std::size_t next = 0, done = 0;
-  bool any_failed = false;
-  while (done < points.size()) {
-    while (next < points.size() && running.size() < options.jobs) {
+  bool any_failed = false, forwarded = false;
+  while (done < to_run) {
+    const int signal = InterruptGuard::signal().load();
+    if (signal != 0 && !forwarded) {  // pass it on, then wait for the points that are running
+      for (const auto& child : running) ::kill(child.first, signal);
+      forwarded = true;
+    }
+    if (forwarded && running.empty()) break;
+    while (!forwarded && next < points.size() && running.size() < options.jobs) {
+      if (points[next].done) {
+        ++next;
+        continue;
+      }
       std::vector<std::string> args{"collnoc", "run"};
       if (options.config_path != "-") args.push_back(options.config_path);
       for (const std::string& o : options.overrides) args.insert(args.end(), {"--set", o});
-      args.insert(args.end(),
-                  {"--set", options.param + "=" + points[next].value, "--out",
-                   scratch.file("point_" + std::to_string(next) + ".json"), "--quiet"});
-      const pid_t pid =
-          spawn(exe, args, scratch.file("point_" + std::to_string(next) + ".log"));
-      running[pid] = {next, Clock::now()};
+      args.insert(args.end(), {"--set", options.param + "=" + points[next].value, "--out",
+                               file_of(next, ".json"), "--quiet"});
+      running[spawn(exe, args, file_of(next, ".log"))] = {next, Clock::now()};
       ++next;
     }
     int wait_status = 0;
     const pid_t pid = ::waitpid(-1, &wait_status, 0);
     if (pid < 0) {
-      if (errno == EINTR) continue;
+      if (errno == EINTR) continue;  // a signal: forwarded at the top of the loop
       throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
     }
     const auto it = running.find(pid);
     if (it == running.end()) continue;
     const std::size_t i = it->second.first;
-    Point& point = points[i];
-    point.wall_seconds = std::chrono::duration<double>(Clock::now() - it->second.second).count();
+    const double seconds = std::chrono::duration<double>(Clock::now() - it->second.second).count();
     running.erase(it);
+    const std::string log = read_text(file_of(i, ".log"));
+    const std::string json_path = file_of(i, ".json");
+    std::string json_text;
+    if (fs::exists(json_path)) json_text = read_text(json_path);
+    std::error_code ec;
+    fs::remove(json_path, ec);
+    fs::remove(file_of(i, ".log"), ec);
+    if (forwarded) continue;  // stopped by the interrupt: not a result
+    Point& point = points[i];
     ++done;
-
-    point.log = read_text(scratch.file("point_" + std::to_string(i) + ".log"));
-    const std::string json_path = scratch.file("point_" + std::to_string(i) + ".json");
-    if (WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == kExitOk && fs::exists(json_path)) {
+    if (WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == kExitOk && !json_text.empty()) {
       try {
-        point.results = Json::parse(read_text(json_path));
+        for (auto& [key, value] : scalar_results(Json::parse(json_text)))
+          point.fields.emplace_back(key, csv_field(value));
         point.status = "ok";
       } catch (const std::exception&) {
         point.status = "error (unreadable results)";
       }
     } else {
-      point.status = failure_status(wait_status, point.log);
+      point.status = failure_status(wait_status, log);
     }
+    point.done = true;
+    csv.add(point);
     if (point.status != "ok") {
       any_failed = true;
       std::cerr << "collnoc: sweep point " << options.param << "=" << point.value << " failed ("
-                << point.status << "):\n" << point.log;
+                << point.status << "):\n" << log;
     }
     if (!options.quiet)
-      std::cout << "[" << done << "/" << points.size() << "] " << options.param << "="
-                << point.value << ": " << point.status << " (" << std::fixed
-                << std::setprecision(1) << point.wall_seconds << " s)\n"
-                << std::defaultfloat << std::flush;
+      std::cout << "[" << done << "/" << to_run << "] " << options.param << "=" << point.value
+                << ": " << point.status << " (" << std::fixed << std::setprecision(1) << seconds
+                << " s)\n" << std::defaultfloat << std::flush;
   }
 
-  write_csv(options.out_path, options.param, points);
+  csv.finish(points);
+  if (forwarded) {
+    std::cerr << "collnoc: sweep interrupted: " << done << " of " << to_run
+              << " point(s) finished and are in " << options.out_path
+              << " (run the sweep again with --resume for the rest)\n";
+    return InterruptGuard::exit_status();
+  }
   if (!options.quiet) std::cout << "results: " << options.out_path << "\n";
   return any_failed ? kExitFault : kExitOk;
 }

@@ -1,0 +1,349 @@
+// The program under hostile use (docs/reliability.md): output paths that are devices, links,
+// read-only or full; input paths that are directories or FIFOs; runs and sweeps interrupted by
+// signals, and a sweep resumed; the memory estimate against what runs really take.
+#include <catch2/catch.hpp>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_support.hpp"
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+using collnoc::test::Result;
+using collnoc::test::run_collnoc;
+using collnoc::test::temp_path;
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A collnoc process started in the background, its output in a file; `tmpdir` as its TMPDIR.
+struct Child {
+  pid_t pid = -1;
+  std::string log;
+
+  Child(const std::vector<std::string>& args, const std::string& log_path, const std::string& tmpdir)
+      : log(log_path) {
+    std::vector<std::string> all{COLLNOC_BINARY};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (std::string& a : all) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    std::vector<std::string> env_text{"SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1", "TMPDIR=" + tmpdir};
+    std::vector<char*> envp;
+    for (char** e = environ; *e; ++e)
+      if (std::string(*e).rfind("TMPDIR=", 0) != 0) envp.push_back(*e);
+    for (std::string& e : env_text) envp.push_back(e.data());
+    envp.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+    REQUIRE(posix_spawn(&pid, COLLNOC_BINARY, &actions, nullptr, argv.data(), envp.data()) == 0);
+    posix_spawn_file_actions_destroy(&actions);
+  }
+  // Its exit status (128 + signal if a signal ended it).
+  int wait() {
+    int status = 0;
+    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+  // Waits until its log contains `text` (at most `seconds`).
+  bool wait_for_output(const std::string& text, double seconds) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (std::chrono::steady_clock::now() < until) {
+      if (read_text(log).find(text) != std::string::npos) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return false;
+  }
+};
+
+// collnoc processes whose parent is `parent`.
+unsigned children_of(pid_t parent) {
+  unsigned n = 0;
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    const std::string stat = read_text(e.path().string() + "/stat");
+    const std::size_t close = stat.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream rest(stat.substr(close + 2));
+    char state;
+    pid_t ppid;
+    rest >> state >> ppid;
+    n += ppid == parent;
+  }
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("output: /dev/null stays a device and /dev/full is a failed write, for run and sweep",
+          "[reliability]") {
+  Result r = run_collnoc("run --set topology.k=2 --quiet --out /dev/null");
+  INFO(r.output);
+  CHECK(r.status == 0);
+  struct stat st {};
+  REQUIRE(::stat("/dev/null", &st) == 0);
+  CHECK(S_ISCHR(st.st_mode));
+  r = run_collnoc("run --set topology.k=2 --quiet --out /dev/full");
+  CHECK(r.status == 1);
+  CHECK(r.output.find("/dev/full") != std::string::npos);
+  CHECK(r.output.find("No space left") != std::string::npos);
+  REQUIRE(::stat("/dev/full", &st) == 0);
+  CHECK(S_ISCHR(st.st_mode));
+  r = run_collnoc("sweep - --set topology.k=2 --param traffic.injection_rate --values 0.1 "
+                  "--quiet --out /dev/full");
+  CHECK(r.status == 1);
+  CHECK(r.output.find("sweep CSV") != std::string::npos);
+  r = run_collnoc("sweep - --set topology.k=2 --param traffic.injection_rate --values 0.1 "
+                  "--quiet --out /dev/null");
+  CHECK(r.status == 0);
+}
+
+TEST_CASE("output: results reach a FIFO's reader, and a link's target is replaced, not the link",
+          "[reliability]") {
+  const std::string fifo = temp_path("results.fifo");
+  REQUIRE(::mkfifo(fifo.c_str(), 0644) == 0);
+  std::string received;
+  std::thread reader([&] { received = read_text(fifo); });
+  Result r = run_collnoc("run --set topology.k=2 --quiet --out " + fifo);
+  reader.join();
+  INFO(r.output);
+  CHECK(r.status == 0);
+  CHECK(nlohmann::json::parse(received)["sim"]["status"] == "ok");
+  struct stat st {};
+  REQUIRE(::lstat(fifo.c_str(), &st) == 0);
+  CHECK(S_ISFIFO(st.st_mode));
+
+  const std::string link = temp_path("link.json"), target = temp_path("target.json");
+  fs::create_symlink("target.json", link);  // relative, dangling until written
+  r = run_collnoc("run --set topology.k=2 --quiet --out " + link);
+  CHECK(r.status == 0);
+  CHECK(fs::is_symlink(link));
+  CHECK(fs::is_regular_file(target));
+  CHECK_FALSE(fs::exists(target + ".tmp"));
+}
+
+TEST_CASE("output: paths that cannot take the results are refused before simulating",
+          "[reliability]") {
+  const std::string dir = temp_path("outdir");
+  fs::create_directories(dir);
+  fs::create_directories(temp_path("waves.vcd.gtkw"));  // where the save file would go
+  const std::string readonly_dir = temp_path("readonly");
+  fs::create_directories(readonly_dir);
+  fs::permissions(readonly_dir, fs::perms::owner_read | fs::perms::owner_exec);
+  struct Case {
+    std::string args, word;
+  };
+  const std::vector<Case> cases{
+      {"--out /proc/version", "/proc"},
+      {"--out " + dir, "directory"},
+      {"--out " + dir + "/", "directory"},
+      {"--out " + dir + "/missing/r.json", "does not exist"},
+      {"--out ''", "empty path"},
+      {"--vcd " + temp_path("waves"), "GTKWave"},
+      {"--vcd " + dir + "/missing/w.vcd", "does not exist"},
+  };
+  for (const Case& c : cases) {
+    // 10 million cycles: refused at once, or the test would take minutes.
+    Result r = run_collnoc("run --set sim.measure_cycles=10000000 --quiet " + c.args);
+    INFO(c.args << "\n" << r.output);
+    CHECK(r.status == 2);
+    CHECK(r.output.find(c.word) != std::string::npos);
+  }
+  if (::geteuid() != 0) {  // (root writes into read-only directories)
+    Result r = run_collnoc("run --quiet --out " + readonly_dir + "/r.json");
+    CHECK(r.status == 2);
+  }
+  fs::permissions(readonly_dir, fs::perms::owner_all);
+}
+
+TEST_CASE("input: a directory, a FIFO or an empty path is not a configuration or a payload file",
+          "[reliability]") {
+  const std::string dir = temp_path("configdir");
+  fs::create_directories(dir);
+  const std::string fifo = temp_path("config.fifo");
+  REQUIRE(::mkfifo(fifo.c_str(), 0644) == 0);
+  struct Case {
+    std::string args, word;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"run " + dir, "is a directory"},
+           {"run " + fifo, "not a regular file"},
+           {"run ''", "empty path"},
+           {"run --set traffic.payload=file:" + dir + ":int32", "is a directory"},
+           {"analyze codec --codec fpc --type int32 " + dir, "is a directory"},
+       }) {
+    Result r = run_collnoc(c.args);
+    INFO(c.args << "\n" << r.output);
+    CHECK(r.status == 2);
+    CHECK(r.output.find(c.word) != std::string::npos);
+  }
+}
+
+TEST_CASE("interrupt: SIGINT stops a run with its results so far and exit status 130",
+          "[reliability]") {
+  const std::string out = temp_path("interrupted.json");
+  Child run({"run", "--set", "topology.k=16", "--set", "sim.measure_cycles=100000000", "--out",
+             out},
+            temp_path("interrupted.log"), temp_path(""));
+  // (The progress line shows the simulation is under way.)
+  REQUIRE(run.wait_for_output("[collnoc] cycle", 60));
+  ::kill(run.pid, SIGINT);
+  CHECK(run.wait() == 130);
+  const auto j = nlohmann::json::parse(read_text(out));
+  CHECK(j["sim"]["interrupted"] == true);
+  CHECK(j["sim"]["completed"] == false);
+  CHECK(j["sim"]["status"] == "ok");
+  const std::uint64_t cycles = j["sim"]["cycles"];
+  CHECK(cycles > 1000);
+  CHECK(cycles < 100000000);
+  // Throughput over the part of the window reached: about the offered 0.1, not 0.1 x its share.
+  CHECK(j["throughput"]["offered_flits_per_node_cycle"].get<double>() > 0.08);
+  CHECK(read_text(run.log).find("interrupted at cycle") != std::string::npos);
+}
+
+TEST_CASE("interrupt: SIGTERM is exit status 143, and a run not yet simulating stops at once",
+          "[reliability]") {
+  const std::string out = temp_path("terminated.json");
+  Child run({"run", "--set", "topology.k=8", "--set", "sim.measure_cycles=100000000",
+             "--set", "sim.progress=false", "--out", out},
+            temp_path("terminated.log"), temp_path(""));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  ::kill(run.pid, SIGTERM);
+  CHECK(run.wait() == 143);
+  const auto j = nlohmann::json::parse(read_text(out));
+  CHECK(j["sim"]["interrupted"] == true);
+}
+
+TEST_CASE("interrupt: a sweep keeps its finished points, leaves nothing running or behind, and "
+          "--resume completes it as an uninterrupted sweep would", "[reliability]") {
+  const std::string tmp = temp_path("sweep_tmp");
+  fs::create_directories(tmp);
+  const std::string csv = temp_path("sweep.csv"), whole = temp_path("whole.csv");
+  // Three quick points, then one that takes minutes.
+  const std::vector<std::string> args{
+      "sweep", "-", "--set", "topology.k=4", "--param", "sim.measure_cycles", "--values",
+      "1000,2000,3000,200000000", "--jobs", "1", "--out", csv};
+  Child sweep(args, temp_path("sweep.log"), tmp);
+  REQUIRE(sweep.wait_for_output("[3/4]", 60));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the long point is running
+  CHECK(children_of(sweep.pid) == 1);
+  ::kill(sweep.pid, SIGTERM);
+  CHECK(sweep.wait() == 143);
+  CHECK(read_text(sweep.log).find("3 of 4 point(s) finished") != std::string::npos);
+  CHECK(fs::is_empty(tmp));  // the scratch directory is gone
+  std::string text = read_text(csv);
+  CHECK(std::count(text.begin(), text.end(), '\n') == 4);  // header and three points
+  CHECK(text.find("\n3000,ok,") != std::string::npos);
+  CHECK(text.find("200000000") == std::string::npos);
+
+  // Resume with the long point made short; the result equals a sweep run whole.
+  Result resumed = run_collnoc("sweep - --set topology.k=4 --param sim.measure_cycles --values "
+                               "1000,2000,3000,4000 --jobs 1 --out " + csv + " --resume");
+  INFO(resumed.output);
+  CHECK(resumed.status == 0);
+  CHECK(resumed.output.find("3 point(s) already in") != std::string::npos);
+  CHECK(resumed.output.find("[1/1] sim.measure_cycles=4000") != std::string::npos);
+  REQUIRE(run_collnoc("sweep - --set topology.k=4 --param sim.measure_cycles --values "
+                      "1000,2000,3000,4000 --jobs 2 --quiet --out " + whole).status == 0);
+  // Same rows but for the wall-clock columns.
+  const auto strip = [](const std::string& t) {
+    std::vector<std::vector<std::string>> rows;
+    std::istringstream lines(t);
+    std::string line;
+    std::vector<std::size_t> wall;
+    for (bool header = true; std::getline(lines, line); header = false) {
+      std::vector<std::string> fields;
+      std::istringstream f(line);
+      std::string field;
+      while (std::getline(f, field, ',')) fields.push_back(field);
+      if (header)
+        for (std::size_t i = 0; i < fields.size(); ++i)
+          if (fields[i].find("second") != std::string::npos) wall.push_back(i);
+      for (std::size_t i : wall)
+        if (i < fields.size()) fields[i] = "-";
+      rows.push_back(fields);
+    }
+    return rows;
+  };
+  CHECK(strip(read_text(csv)) == strip(read_text(whole)));
+}
+
+TEST_CASE("memory: the estimate is within 0.7x to 1.5x of what runs take, and runs far beyond "
+          "the machine are refused", "[reliability]") {
+  const std::vector<std::vector<std::string>> cases{
+      {"--set", "topology.k=32", "--set", "traffic.injection_rate=0.01", "--set",
+       "sim.measure_cycles=200"},
+      {"--set", "topology.k=16", "--set", "router.vcs=16", "--set", "router.buffer_flits=64",
+       "--set", "traffic.injection_rate=0.01", "--set", "sim.measure_cycles=200"},
+      {"--set", "topology.k=16", "--set", "link.latency_cycles=10000", "--set",
+       "traffic.injection_rate=0.01", "--set", "sim.measure_cycles=200", "--set",
+       "sim.max_drain_cycles=0"},
+      {"--set", "topology.k=4", "--set", "workload.kind=all_pairs", "--set",
+       "workload.message_words=65536"},
+  };
+  for (const auto& args : cases) {
+    std::string joined;
+    for (const std::string& a : args) joined += a + " ";
+    Result check = run_collnoc("run " + joined + "--check");
+    INFO(joined << "\n" << check.output);
+    REQUIRE(check.status == 0);
+    std::smatch m;
+    REQUIRE(std::regex_search(check.output, m, std::regex("estimated memory ([0-9]+) MB")));
+    const double estimate = std::stod(m[1]);
+    std::vector<std::string> run_args{"run"};
+    run_args.insert(run_args.end(), args.begin(), args.end());
+    run_args.insert(run_args.end(), {"--quiet", "--out", "/dev/null"});
+    Child run(run_args, temp_path("rss.log"), temp_path(""));
+    int status = 0;
+    struct rusage usage {};
+    REQUIRE(::wait4(run.pid, &status, 0, &usage) == run.pid);
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+    const double measured = static_cast<double>(usage.ru_maxrss) / 1024.0;
+    INFO("measured " << measured << " MB, estimated " << estimate << " MB");
+#ifndef COLLNOC_SANITIZED  // (AddressSanitizer's shadow memory and red zones are not the model's)
+    CHECK(estimate >= 0.7 * measured);
+    CHECK(estimate <= 1.5 * measured);
+#endif
+  }
+  // 32 VCs of 65,535 flits per port on 64x64: terabytes. Refused at once, with the estimate.
+  Result r = run_collnoc("run --set router.vcs=32 --set router.buffer_flits=65535 "
+                         "--set topology.k=64 --quiet");
+  INFO(r.output);
+  CHECK(r.status == 2);
+  CHECK(r.output.find("sim.max_memory_mb") != std::string::npos);
+  CHECK(r.output.find("router buffers") != std::string::npos);
+  // A limit of its own: the default 8x8 run needs more than 1 MB.
+  r = run_collnoc("run --set sim.max_memory_mb=1 --quiet");
+  CHECK(r.status == 2);
+  CHECK(r.output.find("sim.max_memory_mb = 1:") != std::string::npos);
+  r = run_collnoc("run --set sim.max_memory_mb=100 --check");
+  CHECK(r.status == 0);
+  CHECK(r.output.find("limit 100 MB") != std::string::npos);
+}
