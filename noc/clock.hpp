@@ -61,7 +61,7 @@ struct alignas(64) Lane {  // each thread's on a cache line of its own
 // The ways are compared by their median time per block evaluated, not by their sums: on a
 // shared machine one parallel cycle whose other thread lost its core for a time slice would
 // otherwise outweigh the rest and hold a 32x32 mesh on one thread, at half the speed, for a
-// thousand cycles or more (5 runs in 30 did, docs/performance.md, thirteenth session).
+// thousand cycles or more (5 runs in 30 did, docs/performance_log.md, thirteenth session).
 class ThreadingChoice {
  public:
   // For a busy cycle: true to evaluate it on all threads. `timed`: time it, and record().
@@ -262,7 +262,7 @@ class Clock : public sc_core::sc_module {
 // before it starts cycle t and start t + 1 after it has finished t (threads meet between
 // cycles; waves keep neighbouring rows within a cycle of each other, in that order). So
 // neither side needs a locked instruction (with a flag word per block, a locked `or` per flit
-// and per credit held 12 % of W3's router samples: docs/performance.md, thirteenth session).
+// and per credit held 12 % of W3's router samples: docs/performance_log.md, thirteenth session).
 // A block that did not take its marks in cycle t - 1 (it slept) reads half t % 2 as well,
 // without clearing it: its senders may be writing it.
 //

@@ -24,7 +24,7 @@ namespace collnoc {
 // line (unaligned, some would straddle two). Its payload words are in an array of their own
 // beside the slots, the network's flit width apart (4 words by default: four flits to a line):
 // a W3 router's buffers take 3 lines per 4-flit VC instead of the 4 of a slot padded to a line
-// (W3 x0.85-0.96 the CPU time for it, docs/performance.md, twelfth session).
+// (W3 x0.85-0.96 the CPU time for it, docs/performance_log.md, twelfth session).
 struct alignas(32) BufferSlot {
   FlitHeader flit;
   Cycle arrived = 0;
