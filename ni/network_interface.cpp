@@ -33,7 +33,7 @@ void validate(const NetworkInterfaceParams& p) {
 NetworkInterface::NetworkInterface(sc_module_name name, Clock& clock, NodeId id,
                                    const NetworkInterfaceParams& params,
                                    const RouterParams& router, NetworkContext& net)
-    : ClockedModule(name, clock), words_per_flit_(static_cast<std::uint8_t>(params.words_per_flit())),
+    : Clocked<NetworkInterface>(name, clock), words_per_flit_(static_cast<std::uint8_t>(params.words_per_flit())),
       net_(net), id_(id), params_(params), router_(router),
       xor_engine_("xor_engine", params.xor_engine), mpb_(params.mpb_bytes), socket("socket") {
   validate(params_);
@@ -266,7 +266,9 @@ bool NetworkInterface::mpb_access(tlm::tlm_generic_payload& gp, sc_time& delay) 
   return true;
 }
 
-void NetworkInterface::generate(Cycle now) {
+template <class At>
+void NetworkInterface::generate(At at) {
+  const Cycle now = at.now;
   while (source_ && source_->next_cycle() <= now) {
     const Cycle created = source_->next_cycle();
     const SyntheticSource::Packet p = source_->take();
@@ -287,7 +289,7 @@ void NetworkInterface::generate(Cycle now) {
     if (m.hdr.measured) {
       counters_.measured_created++;
       counters_.window_flits_created += p.flits;
-      ++lane().measured_outstanding;
+      ++net_.lane(at).measured_outstanding;
     }
     enqueue(std::move(m));
   }
@@ -367,7 +369,9 @@ void NetworkInterface::compress(PacketHeader& h, Cycle now) {
   }
 }
 
-void NetworkInterface::inject(Cycle now) {
+template <class At>
+void NetworkInterface::inject(At at) {
+  const Cycle now = at.now;
   if (!cut_) {
     if (source_queue_.empty() || source_queue_.front().ready > now) return;
     cut_packet(now);
@@ -389,7 +393,7 @@ void NetworkInterface::inject(Cycle now) {
     }
     if (!found) return;
     tx_hdr_.injected_cycle = now;
-    tx_flit_.packet = net_.packets.allocate(lane_index());
+    tx_flit_.packet = net_.packets.allocate(at.thread());
     net_.packets[tx_flit_.packet] = tx_hdr_;
     if (tx_hdr_.compressed && tx_wire_.empty())
       net_.modelled_payloads[tx_flit_.packet] = tx_plain_;
@@ -411,11 +415,10 @@ void NetworkInterface::inject(Cycle now) {
   const std::uint32_t words = first >= total ? 0 : std::min(wpf, total - first);
   tx_flit_.words = static_cast<std::uint8_t>(words);
   for (std::uint32_t w = 0; w < words; ++w) tx_flit_.payload[w] = tx_wire_[first + w];
-  if (lane_) inj_->send_shared(tx_flit_, now, vc.next_slot, *lane_);
-  else inj_->send(tx_flit_, now, vc.next_slot);
+  inj_->send(at, tx_flit_, vc.next_slot);
   --vc.credits;
   ++counters_.flits_injected;
-  ++lane().flit_moves;
+  ++net_.lane(at).flit_moves;
   if (traced_) {
     tr_inj_valid_ = true;
     tr_inj_packet_ = packet_tag(tx_hdr_.packet_id);
@@ -432,14 +435,16 @@ void NetworkInterface::inject(Cycle now) {
   if (m.packets_left == 0) source_queue_.pop_front();
 }
 
-void NetworkInterface::eject(Cycle now) {
-  while (ej_->flit_ready<true>(now)) {  // acquire: the router may be on another thread
+template <class At>
+void NetworkInterface::eject(At at) {
+  const Cycle now = at.now;
+  while (ej_->flit_ready(at)) {
     const unsigned vc = ej_buffer_.arrive(*ej_);
     const Flit& f = ej_buffer_.front(vc);
     PacketHeader& h = net_.packets[f.packet];
     if (f.is_head()) h.hops = f.hops;
     ++counters_.flits_delivered;
-    ++lane().flit_moves;
+    ++net_.lane(at).flit_moves;
     if (in_window(now)) ++counters_.window_flits_delivered;
     if (congestion_window_) {
       if (arrivals_.full()) arrivals_.pop();
@@ -481,18 +486,13 @@ void NetworkInterface::eject(Cycle now) {
         counters_.measured_hops += h.hops;
         latency_.push_back(static_cast<std::uint32_t>(ready - h.created_cycle));
         network_latency_.push_back(static_cast<std::uint32_t>(ready - h.injected_cycle));
-        --lane().measured_outstanding;
-        // The last one after the window ends the workload (on another thread, the clock's
-        // thread looks after the parallel part: NetworkContext::after_parallel).
-        if (now >= window_end_) {
-          if (lane_) lane().measured_delivered_late = true;
-          else if (net_.measured_outstanding() == 0 && net_.on_workload_done) net_.on_workload_done();
-        }
+        --net_.lane(at).measured_outstanding;
+        // The last one after the window ends the workload.
+        if (now >= window_end_) net_.measured_delivered_late(at);
       }
-      net_.packets.release(f.packet, lane_index());
+      net_.packets.release(f.packet, at.thread());
     }
-    if (lane_) ej_->return_credit<true>(f.vc, now);
-    else ej_->return_credit(f.vc, now);
+    ej_->return_credit(at, f.vc);
     ej_buffer_.pop(vc);
   }
 }
@@ -577,14 +577,16 @@ void NetworkInterface::complete_message(NodeId src, std::uint32_t seq, RxMessage
       std::max<std::uint64_t>(counters_.max_delivery_queue_messages, delivery_queue_.size());
 }
 
-void NetworkInterface::evaluate(Cycle now) {
+template <class At>
+void NetworkInterface::cycle(At at) {
+  const Cycle now = at.now;
   counters_.source_queue_packet_cycles += queued_packets_ * (now - queue_since_);
   queue_since_ = now;
   if (traced_) tr_inj_valid_ = tr_ej_valid_ = false;
-  while (inj_->credit_ready<true>(now)) ++inj_vcs_[inj_->take_credit()].credits;
-  eject(now);
-  generate(now);
-  inject(now);
+  while (inj_->credit_ready(at)) ++inj_vcs_[inj_->take_credit()].credits;
+  eject(at);
+  generate(at);
+  inject(at);
   if (traced_) tr_queue_ = static_cast<unsigned>(queued_packets_);
 }
 
@@ -601,7 +603,7 @@ void NetworkInterface::prefetch() const {
 
 Cycle NetworkInterface::next_work_cycle(Cycle now) const {
   if (sending_) return now + 1;
-  Cycle next = ej_->next_flit_cycle<true>();
+  Cycle next = ej_->next_flit_cycle();
   if (!source_queue_.empty()) next = std::min(next, std::max(now + 1, source_queue_.front().ready));
   if (source_) next = std::min(next, std::max(now + 1, source_->next_cycle()));
   return next;

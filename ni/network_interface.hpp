@@ -72,7 +72,7 @@ struct NiCounters {
   std::uint64_t mpb_puts = 0, mpb_gets = 0;  // served by this NI's message-passing buffer
 };
 
-class NetworkInterface : public ClockedModule {
+class NetworkInterface : public Clocked<NetworkInterface> {
  public:
   NetworkInterface(sc_core::sc_module_name name, Clock& clock, NodeId id,
                    const NetworkInterfaceParams& params, const RouterParams& router,
@@ -96,7 +96,9 @@ class NetworkInterface : public ClockedModule {
   void trace(sc_core::sc_trace_file* tf);
 
  protected:
-  void evaluate(Cycle now) override;
+  friend class Clocked<NetworkInterface>;
+  template <class At>
+  void cycle(At at);
   Cycle next_work_cycle(Cycle now) const override;
   void prefetch() const override;
 
@@ -139,9 +141,12 @@ class NetworkInterface : public ClockedModule {
   bool serve_mpb(NodeId src, std::uint8_t kind, const std::vector<std::uint32_t>& words,
                  Cycle ready);
   bool mpb_access(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  void generate(Cycle now);
-  void inject(Cycle now);
-  void eject(Cycle now);
+  template <class At>
+  void generate(At at);
+  template <class At>
+  void inject(At at);
+  template <class At>
+  void eject(At at);
   void complete_message(NodeId src, std::uint32_t seq, RxMessage&& m);
   void cut_packet(Cycle now);
   void compress(PacketHeader& h, Cycle now);
@@ -152,9 +157,8 @@ class NetworkInterface : public ClockedModule {
   unsigned packets_for(std::uint32_t words) const;
   unsigned flits_for(std::uint32_t words) const;
   bool in_window(Cycle c) const { return c >= window_begin_ && c < window_end_; }
-  // The thread's lane on a parallel cycle (Clock::set_threads), else lane 0.
-  unsigned lane_index() const { return lane_ ? lane_->index : 0; }
-  NetworkLane& lane() { return net_.lane_of(lane_); }
+  // The network's per-thread state outside an evaluation (a core's command): the clock's.
+  NetworkLane& lane() { return net_.lanes[0]; }
 
   // What a cycle of a synthetic source reads and writes comes first, together, from the line
   // of the block's flags (ClockedBlock) on: a large network's NIs do not stay in cache between

@@ -9,7 +9,7 @@ using namespace sc_core;
 
 StaticNetworkPort::StaticNetworkPort(sc_module_name name, Clock& clock, StaticSwitch& sw,
                                      unsigned words_per_flit, NetworkContext& net)
-    : ClockedModule(name, clock), socket("socket"), switch_(sw), words_per_flit_(words_per_flit),
+    : Clocked<StaticNetworkPort>(name, clock), socket("socket"), switch_(sw), words_per_flit_(words_per_flit),
       net_(net) {
   socket.register_b_transport(this, &StaticNetworkPort::b_transport);
 }
@@ -59,23 +59,25 @@ void StaticNetworkPort::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay
   }
 }
 
-void StaticNetworkPort::evaluate(Cycle now) {
-  while (to_switch_->credit_ready(now)) {
+template <class At>
+void StaticNetworkPort::cycle(At at) {
+  const Cycle now = at.now;
+  while (to_switch_->credit_ready(at)) {
     to_switch_->take_credit();
     ++credits_;
   }
   bool got = false;
-  while (from_switch_->flit_ready(now)) {
+  while (from_switch_->flit_ready(at)) {
     const unsigned vc = rx_buffer_.arrive(*from_switch_);
     const Flit& f = rx_buffer_.front(vc);
     for (unsigned w = 0; w < f.words; ++w) {
       rx_.push_back(f.payload[w]);
       rx_available_.push_back(now + 1);  // the delivery register
     }
-    from_switch_->return_credit(0, now);
+    from_switch_->return_credit(at, 0);
     rx_buffer_.pop(vc);
     ++flits_received_;
-    ++net_.lane_of(lane_).flit_moves;
+    ++net_.lane(at).flit_moves;
     got = true;
   }
   if (got) arrived_.notify(clock().delay(1));
@@ -85,10 +87,10 @@ void StaticNetworkPort::evaluate(Cycle now) {
   f.words = static_cast<std::uint8_t>(std::min<std::size_t>(words_per_flit_, c.words.size() - c.next));
   std::copy_n(c.words.begin() + static_cast<std::ptrdiff_t>(c.next), f.words, f.payload.begin());
   c.next += f.words;
-  to_switch_->send(f, now, tx_next_slot_);
+  to_switch_->send(at, f, tx_next_slot_);
   --credits_;
   ++flits_sent_;
-  ++net_.lane_of(lane_).flit_moves;
+  ++net_.lane(at).flit_moves;
   if (c.next >= c.words.size()) tx_.pop_front();
 }
 

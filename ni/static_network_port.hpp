@@ -18,7 +18,7 @@ constexpr std::uint64_t kSnSendAddress = 0x2000;    // write: words to send
 constexpr std::uint64_t kSnRecvAddress = 0x3000;    // read: data_length / 4 words, when there
 constexpr std::uint64_t kSnConfigAddress = 0x4000;  // write: {input port, outputs lo, outputs hi}
 
-class StaticNetworkPort : public ClockedModule {
+class StaticNetworkPort : public Clocked<StaticNetworkPort> {
  public:
   tlm_utils::simple_target_socket_optional<StaticNetworkPort> socket;
 
@@ -32,7 +32,9 @@ class StaticNetworkPort : public ClockedModule {
   bool idle() const { return tx_.empty(); }
 
  protected:
-  void evaluate(Cycle now) override;
+  friend class Clocked<StaticNetworkPort>;
+  template <class At>
+  void cycle(At at);
   Cycle next_work_cycle(Cycle now) const override;
 
  private:

@@ -2,10 +2,12 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <functional>
 #include <new>
 #include <string>
 #include <vector>
 
+#include "noc/huge_pages.hpp"
 #include "noc/registry.hpp"
 #include "noc/types.hpp"
 
@@ -62,16 +64,13 @@ struct AllocatorShape {
   unsigned vcs;  // per port
 };
 
-// How an allocator is built: in memory its router provides (`bytes` of it, aligned to
-// kAllocatorAlign), inside the router's block of state, so that an evaluation touches the
-// allocators' state on lines next to the router's own (a large network's routers do not stay in
-// cache between cycles). An allocator keeps its state in those bytes, after itself.
-constexpr std::size_t kAllocatorAlign = 64;
+// An allocator is one class and one registration line (allocators.cpp): its constructor takes
+// the router's shape and the network's state memory, and takes the arrays it keeps from there
+// (StateMemory::array), so that they lie beside its router's state (a large network's routers
+// do not stay in cache between cycles, and an evaluation then touches a few neighbouring lines).
 template <typename Allocator>
-struct AllocatorMaker {
-  std::size_t (*bytes)(const AllocatorShape&);
-  Allocator* (*build)(void* where, const AllocatorShape&);
-};
+using AllocatorMaker =
+    std::function<StateMemory::Owned<Allocator>(const AllocatorShape&, StateMemory&)>;
 using VcAllocatorEntry = Registered<AllocatorMaker<VcAllocator>>;
 using SwitchAllocatorEntry = Registered<AllocatorMaker<SwitchAllocator>>;
 
@@ -81,18 +80,21 @@ const std::vector<SwitchAllocatorEntry>& switch_allocators();
 const AllocatorMaker<VcAllocator>& vc_allocator_maker(const std::string& name);
 const AllocatorMaker<SwitchAllocator>& switch_allocator_maker(const std::string& name);
 
-// An allocator in memory of its own (tests, and users driving one by hand).
+// An allocator with state memory of its own (tests, and users driving one by hand).
 template <typename Allocator>
-struct FreeAllocator {
-  void operator()(Allocator* a) const {
-    a->~Allocator();
-    ::operator delete(static_cast<void*>(a), std::align_val_t{kAllocatorAlign});
-  }
+class StandaloneAllocator {
+ public:
+  StandaloneAllocator(const AllocatorMaker<Allocator>& make, const AllocatorShape& shape)
+      : memory_(std::make_unique<StateMemory>()), allocator_(make(shape, *memory_)) {}
+  Allocator* operator->() const { return allocator_.get(); }
+  Allocator& operator*() const { return *allocator_; }
+
+ private:
+  std::unique_ptr<StateMemory> memory_;  // (declared first: freed last)
+  StateMemory::Owned<Allocator> allocator_;
 };
-template <typename Allocator>
-using AllocatorPtr = std::unique_ptr<Allocator, FreeAllocator<Allocator>>;
-AllocatorPtr<VcAllocator> make_vc_allocator(const std::string& name, const AllocatorShape& s);
-AllocatorPtr<SwitchAllocator> make_switch_allocator(const std::string& name,
-                                                    const AllocatorShape& s);
+StandaloneAllocator<VcAllocator> make_vc_allocator(const std::string& name, const AllocatorShape& s);
+StandaloneAllocator<SwitchAllocator> make_switch_allocator(const std::string& name,
+                                                          const AllocatorShape& s);
 
 }  // namespace collnoc

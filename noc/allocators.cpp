@@ -1,6 +1,7 @@
 // Separable allocators built from round-robin arbiters (input stage, then output stage).
 #include <algorithm>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "noc/allocator.hpp"
@@ -13,26 +14,23 @@ namespace {
 // Position of `i` after the round-robin pointer `ptr` in a ring of `n`: smaller wins.
 inline unsigned rr_rank(unsigned i, unsigned ptr, unsigned n) { return i >= ptr ? i - ptr : i + n - ptr; }
 
-// Each allocator keeps its arbiters' state in one small block of narrow integers rather than
-// in several vectors: a router evaluation touches a line or two of it instead of one line per
-// array (a large network's routers do not stay in cache between cycles).
+// Each allocator keeps its arbiters' state in narrow integers in one small array from the
+// router's state memory rather than in several vectors: a router evaluation touches a line or
+// two of it instead of one line per array (a large network's routers do not stay in cache
+// between cycles).
 
 // Input-first separable VC allocator: each input VC picks one output VC (its first request with
 // a free VC, the VC after that output port's round-robin pointer), then each output VC grants
 // the requesting input VC after its own pointer.
-class SeparableRoundRobinVcAllocator : public VcAllocator {
+// (alignas: the first of its router's state, on a cache line of its own start.)
+class alignas(64) SeparableRoundRobinVcAllocator : public VcAllocator {
  public:
-  static std::size_t bytes(const AllocatorShape& s) {
-    return sizeof(SeparableRoundRobinVcAllocator) +
-           sizeof(std::uint16_t) * (s.ports + 3 * s.ports * s.vcs);
-  }
-  explicit SeparableRoundRobinVcAllocator(const AllocatorShape& s) : shape_(s) {
+  SeparableRoundRobinVcAllocator(const AllocatorShape& s, StateMemory& memory) : shape_(s) {
     const unsigned n = s.ports * s.vcs;
-    port_ptr_ = reinterpret_cast<std::uint16_t*>(this + 1);
+    port_ptr_ = memory.array<std::uint16_t>(s.ports + 3 * n);
     out_ptr_ = port_ptr_ + s.ports;
     best_ = out_ptr_ + n;
     touched_ = best_ + n;
-    std::fill(port_ptr_, best_, std::uint16_t{0});
     std::fill(best_, touched_, kNone);
   }
 
@@ -79,7 +77,6 @@ class SeparableRoundRobinVcAllocator : public VcAllocator {
  private:
   static constexpr std::uint16_t kNone = 0xffff;  // (at most 64 ports x 32 VCs = 2048 inputs)
   AllocatorShape shape_;
-  // In the bytes after the allocator:
   std::uint16_t* port_ptr_;  // per output port: next VC to hand out
   std::uint16_t* out_ptr_;   // per output VC: next input VC to favour
   std::uint16_t* best_;      // per output VC: the input VC it grants this cycle (kNone: none)
@@ -90,19 +87,14 @@ class SeparableRoundRobinVcAllocator : public VcAllocator {
 // (round-robin), then each output port picks one of the input ports that chose it (round-robin).
 // Pointers advance only on a grant, so every requester is served within ports x vcs grants.
 // Requests and requesters are bit sets: a pick is a mask and a count of trailing zeros.
-class SeparableRoundRobinSwitchAllocator : public SwitchAllocator {
+class alignas(64) SeparableRoundRobinSwitchAllocator : public SwitchAllocator {
  public:
-  static std::size_t bytes(const AllocatorShape& s) {
-    return sizeof(SeparableRoundRobinSwitchAllocator) +
-           sizeof(std::uint64_t) * (s.ports + (3 * s.ports + 7) / 8);
-  }
-  explicit SeparableRoundRobinSwitchAllocator(const AllocatorShape& s) : shape_(s) {
+  SeparableRoundRobinSwitchAllocator(const AllocatorShape& s, StateMemory& memory) : shape_(s) {
     if (s.ports > kMaxRouterPorts)
       throw std::logic_error("allocator: " + std::to_string(s.ports) + " ports, at most " +
                              std::to_string(kMaxRouterPorts) + " (the topology checks it)");
     // Per port: requesters (8 bytes), then three 1-byte fields.
-    requesters_ = reinterpret_cast<std::uint64_t*>(this + 1);
-    std::fill_n(requesters_, s.ports + (3 * s.ports + 7) / 8, std::uint64_t{0});
+    requesters_ = memory.array<std::uint64_t>(s.ports + (3 * s.ports + 7) / 8);
     in_choice_ = reinterpret_cast<std::uint8_t*>(requesters_ + s.ports);
     in_ptr_ = in_choice_ + s.ports;
     out_ptr_ = in_ptr_ + s.ports;
@@ -141,7 +133,6 @@ class SeparableRoundRobinSwitchAllocator : public SwitchAllocator {
 
  private:
   AllocatorShape shape_;
-  // In the bytes after the allocator:
   std::uint64_t* requesters_;  // per output: input ports asking for it (zero between cycles)
   std::uint8_t* in_choice_;    // per input port: the VC it chose this cycle
   std::uint8_t* in_ptr_;       // per input port: next VC to favour
@@ -150,12 +141,13 @@ class SeparableRoundRobinSwitchAllocator : public SwitchAllocator {
 
 }  // namespace
 
-// The maker of allocator class A (its state in the bytes after it).
+// The registration of allocator class A.
 template <typename Base, typename A>
-constexpr AllocatorMaker<Base> maker() {
-  static_assert(alignof(A) <= kAllocatorAlign && sizeof(A) % alignof(std::uint64_t) == 0);
-  return {&A::bytes,
-          [](void* where, const AllocatorShape& s) -> Base* { return new (where) A(s); }};
+AllocatorMaker<Base> maker() {
+  return [](const AllocatorShape& shape, StateMemory& memory) -> StateMemory::Owned<Base> {
+    StateMemory::Owned<A> a = memory.make<A>(shape, memory);
+    return StateMemory::Owned<Base>(a.release());
+  };
 }
 
 const std::vector<VcAllocatorEntry>& vc_allocators() {
@@ -182,26 +174,13 @@ const AllocatorMaker<SwitchAllocator>& switch_allocator_maker(const std::string&
   return lookup(switch_allocators(), name, "router.switch_allocator").make;
 }
 
-namespace {
-template <typename Allocator>
-AllocatorPtr<Allocator> make_own(const AllocatorMaker<Allocator>& m, const AllocatorShape& s) {
-  void* where = ::operator new(m.bytes(s), std::align_val_t{kAllocatorAlign});
-  try {
-    return AllocatorPtr<Allocator>(m.build(where, s));
-  } catch (...) {
-    ::operator delete(where, std::align_val_t{kAllocatorAlign});
-    throw;
-  }
-}
-}  // namespace
-
-AllocatorPtr<VcAllocator> make_vc_allocator(const std::string& name, const AllocatorShape& s) {
-  return make_own(vc_allocator_maker(name), s);
+StandaloneAllocator<VcAllocator> make_vc_allocator(const std::string& name, const AllocatorShape& s) {
+  return StandaloneAllocator<VcAllocator>(vc_allocator_maker(name), s);
 }
 
-AllocatorPtr<SwitchAllocator> make_switch_allocator(const std::string& name,
-                                                    const AllocatorShape& s) {
-  return make_own(switch_allocator_maker(name), s);
+StandaloneAllocator<SwitchAllocator> make_switch_allocator(const std::string& name,
+                                                          const AllocatorShape& s) {
+  return StandaloneAllocator<SwitchAllocator>(switch_allocator_maker(name), s);
 }
 
 }  // namespace collnoc

@@ -54,6 +54,23 @@ struct alignas(64) Lane {  // each thread's on a cache line of its own
   std::vector<std::pair<unsigned, Cycle>> sleeps;
 };
 
+// The cycle a block is evaluating and how it reaches its links in it: on the clock's own thread
+// (SerialCycle), or on one of the threads of a parallel cycle (ParallelCycle), when the block
+// at a link's other end may be evaluating at the same time. A block is written once, as a
+// template over this (Clocked), and hands it to its links (Link) and to its network's
+// per-thread state (NetworkContext::lane); it never asks which one it is.
+struct SerialCycle {
+  static constexpr bool kParallel = false;
+  Cycle now;
+  unsigned thread() const { return 0; }
+};
+struct ParallelCycle {
+  static constexpr bool kParallel = true;
+  Cycle now;
+  Lane& lane;  // the thread's (wake-ups are applied after the parallel part)
+  unsigned thread() const { return lane.index; }
+};
+
 // Whether a busy cycle is evaluated on one thread or on all: hold the way chosen for a number of
 // busy cycles, then time some cycles on one thread, then some on all, and hold the faster. Each
 // way is timed for kTimedCycles cycles, or fewer (at least kMinTimedCycles) once kTimedNs have
@@ -401,9 +418,31 @@ class ClockedModule : public sc_core::sc_module, public ClockedBlock {
 
   // Ports up to `ports` (before links are attached; 8 without).
   void set_ports(unsigned ports) { marks_.resize(ports); }
-  // At the start of an evaluation: the ports marked since into flit_pending_ and credit_pending_.
-  void take_marks(Cycle now) { marks_.take(now, flit_pending_, credit_pending_); }
-  // Calls f(port) for every port with work; f returns true when the port's link is now empty.
+  // The ports with work: an input port whose link holds flits (due now or later), an output
+  // port whose link holds credits. A block that looks only at these, not at every link every
+  // cycle, collects them at the start of its evaluation (its links leave marks; a block that
+  // polls its one or two links, an NI, need not). Then for_each_* call f(port) for each; f
+  // returns true when the port's link is now empty.
+  void collect_ports_with_work(Cycle now) { marks_.take(now, flit_pending_, credit_pending_); }
+  template <typename F>
+  void for_each_input_with_flits(F&& f) { for_each_pending(flit_pending_, f); }
+  template <typename F>
+  void for_each_output_with_credits(F&& f) { for_each_pending(credit_pending_, f); }
+  std::uint64_t outputs_with_credits() const { return credit_pending_; }
+  // For next_work_cycle at `now`: the inputs whose links hold flits, those marked during this
+  // cycle too (a sender evaluated before the block in this cycle woke it while it was awake,
+  // which does nothing).
+  std::uint64_t inputs_with_flits(Cycle now) const {
+    return flit_pending_ | marks_.flits_marked(now);
+  }
+  // For prefetch(): the ports the next evaluation will find with work (no store).
+  void peek_ports_with_work(std::uint64_t& inputs, std::uint64_t& outputs) const {
+    inputs = flit_pending_;
+    outputs = credit_pending_;
+    marks_.peek(inputs, outputs);
+  }
+
+ private:
   template <typename F>
   static void for_each_pending(std::uint64_t& mask, F&& f) {
     for (std::uint64_t bits = mask; bits; bits &= bits - 1) {
@@ -411,10 +450,22 @@ class ClockedModule : public sc_core::sc_module, public ClockedBlock {
       if (f(port)) mask &= ~(std::uint64_t{1} << port);
     }
   }
-
- private:
   Clock& clock_;
   unsigned index_;
+};
+
+// The base of a block class `Block` (CRTP): the clock's evaluation calls
+// Block::cycle(At) with the SerialCycle or ParallelCycle the block is evaluated in.
+template <class Block>
+class Clocked : public ClockedModule {
+ public:
+  using ClockedModule::ClockedModule;
+
+ protected:
+  void evaluate(Cycle now) final {
+    if (lane_) static_cast<Block*>(this)->cycle(ParallelCycle{now, *lane_});
+    else static_cast<Block*>(this)->cycle(SerialCycle{now});
+  }
 };
 
 }  // namespace collnoc

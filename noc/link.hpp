@@ -88,62 +88,55 @@ class alignas(64) Link {
   const std::string& name() const { return name_; }
   unsigned receiver_block() const { return receiver_block_; }
 
+  // The blocks at the two ends call these during their evaluation, with the cycle they are
+  // evaluating (SerialCycle or ParallelCycle, see clock.hpp): on a parallel cycle the block at
+  // the other end may be evaluating on another thread, so an entry is published after it is
+  // written (DelayLine) and the receiver is woken through the thread's lane afterwards.
+  //
   // Sender side: the flit goes into the receiver's buffer, at `next_slot` of its VC's ring (the
   // sender's write position for that VC, which it keeps beside the VC's credits and this
-  // advances), its notice on the line; the receiver's input port is marked (PortMarks) and the
-  // receiver woken for the flit's cycle.
-  void send(const Flit& flit, Cycle now, std::uint16_t& next_slot) {
-    forward(flit, flit.payload.data(), flit.vc, flit.hops, now, next_slot);
+  // advances), its notice on the line; the receiver is told of it and woken for its cycle.
+  template <class At>
+  void send(At at, const Flit& flit, std::uint16_t& next_slot) {
+    forward(at, flit, flit.payload.data(), flit.vc, flit.hops, next_slot);
   }
   // The same for a flit that a router passes on (sidebands and payload from its buffer): it
   // leaves on VC `vc` with hop count `hops`, set in the copy in the receiver's buffer. (Setting
   // them in the router's own copy first would make the copy's loads wait for those stores to
   // reach the cache.)
-  void forward(const FlitHeader& flit, const std::uint32_t* payload, std::uint8_t vc,
-               std::uint16_t hops, Cycle now, std::uint16_t& next_slot) {
+  template <class At>
+  void forward(At at, const FlitHeader& flit, const std::uint32_t* payload,
+               std::uint8_t vc, std::uint16_t hops, std::uint16_t& next_slot) {
+    const Cycle now = at.now;
     deposit(flit, payload, vc, hops, now, next_slot);
-    arrivals_.push(Arrival::of(flit, vc), now);
+    arrivals_.push<At::kParallel>(Arrival::of(flit, vc), now);
     PortMarks::mark(receiver_mark_, now);
-    clock_->wake(receiver_block_, now + arrivals_.latency());
+    if constexpr (At::kParallel) at.lane.wake(receiver_block_, now + arrivals_.latency(), now);
+    else clock_->wake(receiver_block_, now + arrivals_.latency());
   }
-  // The same on a parallel cycle (from the thread of `lane`): the receiver may be evaluating
-  // on another thread, so the notice is published after the slot is written (DelayLine), and
-  // the clock wakes it afterwards.
-  void send_shared(const Flit& flit, Cycle now, std::uint16_t& next_slot, Lane& lane) {
-    forward_shared(flit, flit.payload.data(), flit.vc, flit.hops, now, next_slot, lane);
-  }
-  void forward_shared(const FlitHeader& flit, const std::uint32_t* payload, std::uint8_t vc,
-                      std::uint16_t hops, Cycle now, std::uint16_t& next_slot, Lane& lane) {
-    deposit(flit, payload, vc, hops, now, next_slot);
-    arrivals_.push<true>(Arrival::of(flit, vc), now);
-    PortMarks::mark(receiver_mark_, now);
-    lane.wake(receiver_block_, now + arrivals_.latency(), now);
-  }
-  template <bool Shared = false>
-  bool credit_ready(Cycle now) const { return credits_.ready<Shared>(now); }
+  template <class At>
+  bool credit_ready(At at) const { return credits_.ready<At::kParallel>(at.now); }
   std::uint8_t take_credit() {
     std::uint8_t vc = credits_.front();
     credits_.pop();
     return vc;
   }
-  template <bool Shared = false>
-  bool has_credits() const { return !credits_.empty<Shared>(); }
+  template <class At>
+  bool has_credits(At) const { return !credits_.empty<At::kParallel>(); }
 
-  // Receiver side (Shared: on a parallel cycle, see DelayLine): a flit has arrived by `now`;
-  // take_arrival() returns its notice, and the flit is in the receiver's buffer, behind the ones
-  // that arrived on its VC before it.
-  template <bool Shared = false>
-  bool flit_ready(Cycle now) const { return arrivals_.ready<Shared>(now); }
+  // Receiver side: a flit has arrived by the cycle; take_arrival() returns its notice, and the
+  // flit is in the receiver's buffer, behind the ones that arrived on its VC before it.
+  template <class At>
+  bool flit_ready(At at) const { return arrivals_.ready<At::kParallel>(at.now); }
   Arrival take_arrival() {
     const Arrival a = arrivals_.front();
     arrivals_.pop();
     return a;
   }
-  // (Shared: on a parallel cycle, see DelayLine.)
-  template <bool Shared = false>
-  void return_credit(std::uint8_t vc, Cycle now) {
-    credits_.push<Shared>(vc, now);
-    PortMarks::mark(sender_mark_, now);
+  template <class At>
+  void return_credit(At at, std::uint8_t vc) {
+    credits_.push<At::kParallel>(vc, at.now);
+    PortMarks::mark(sender_mark_, at.now);
   }
   // What the receiver reads of a marked input (the notice), and the sender of a marked output
   // (the credits): first the line with their counts (no load: a block calls this for the
@@ -159,10 +152,13 @@ class alignas(64) Link {
     __builtin_prefetch(&buffer_);
   }
 
-  template <bool Shared = false>
-  Cycle next_flit_cycle() const { return arrivals_.next_ready<Shared>(); }
-  template <bool Shared = false>
-  std::size_t flits_in_flight() const { return arrivals_.size<Shared>(); }
+  // The cycle the next flit arrives (kNever: none on the way). From any thread: the sender may
+  // be evaluating on another (for a block's next_work_cycle).
+  Cycle next_flit_cycle() const { return arrivals_.next_ready<true>(); }
+  template <class At>
+  std::size_t flits_in_flight(At) const { return arrivals_.size<At::kParallel>(); }
+  // (Outside an evaluation: reports, the conservation check.)
+  std::size_t flits_in_flight() const { return arrivals_.size<true>(); }
   const LinkParams& params() const { return params_; }
 
  private:

@@ -21,6 +21,7 @@ struct RouterScratch {
   std::vector<VcRequest> vc_requests;
   std::vector<VcGrant> vc_grants;
   SwitchRequests sw_requests;
+  unsigned switch_requests = 0;           // input VCs in sw_requests
   SwitchGrants sw_grants;
   std::vector<unsigned> routing_vcs;      // input VCs waiting for an output VC
 };
@@ -73,6 +74,13 @@ struct NetworkContext {
   // Called when the workload has reached its end (every core finished, or every measured
   // packet delivered after the measurement window); run control uses it to stop on the cycle.
   std::function<void()> on_workload_done;
+  // A measured packet was delivered at cycle `at` after the measurement window: the last one
+  // ends the workload (looked at once the parallel part is over, when on another thread).
+  template <class At>
+  void measured_delivered_late(At at) {
+    if constexpr (At::kParallel) lane(at).measured_delivered_late = true;
+    else if (measured_outstanding() == 0 && on_workload_done) on_workload_done();
+  }
   // Between the cycles' parallel parts (Clock::set_after_parallel): hands free packet records
   // to the lanes that ran out, and ends the workload if a delivery on another thread has
   // completed it.
@@ -82,9 +90,10 @@ struct NetworkContext {
     for (NetworkLane& l : lanes) late |= std::exchange(l.measured_delivered_late, false);
     if (late && measured_outstanding() == 0 && on_workload_done) on_workload_done();
   }
-  std::array<NetworkLane, kMaxThreads> lanes;  // index = Lane::index
-  // The lane of a block evaluated on `lane`'s thread (nullptr: off parallel cycles).
-  NetworkLane& lane_of(const Lane* lane) { return lanes[lane ? lane->index : 0]; }
+  std::array<NetworkLane, kMaxThreads> lanes;  // index = the evaluating thread's
+  // The per-thread state of a block evaluating cycle `at` (a SerialCycle or ParallelCycle).
+  template <class At>
+  NetworkLane& lane(At at) { return lanes[at.thread()]; }
   bool tally_rounds = false;  // firmware runs: count per round (synthetic: all round 0)
   // Each round's packets and contention, over the lanes.
   std::vector<RoundTally> round_totals() const {

@@ -49,7 +49,7 @@ void check_vc_realloc(const RouterParams& p, const RoutingFunction& routing,
 Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
                const RouterParams& params, const RoutingFunction& routing,
                NetworkContext& net)
-    : ClockedModule(name, clock), net_(net),
+    : Clocked<Router>(name, clock), net_(net),
       buffer_flits_(static_cast<std::uint16_t>(params.buffer_flits)),
       hop_latency_cycles_(static_cast<std::uint16_t>(params.hop_latency_cycles)),
       vcs_(static_cast<std::uint8_t>(params.vcs)),
@@ -83,50 +83,27 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
         break;
     }
   }
+  // The router's state, from the network's state memory in this order (see the members).
+  StateMemory& state = net_.state;
   const AllocatorShape shape{ports, params.vcs};
-  const AllocatorMaker<VcAllocator>& vc_maker = vc_allocator_maker(params.vc_allocator);
-  const AllocatorMaker<SwitchAllocator>& sw_maker = switch_allocator_maker(params.switch_allocator);
-  const auto padded = [](std::size_t bytes) {  // an allocator and the room to align it
-    return bytes + kAllocatorAlign;
-  };
+  vc_alloc_ = vc_allocator_maker(params.vc_allocator)(shape, state);
+  sw_alloc_ = switch_allocator_maker(params.switch_allocator)(shape, state);
   const std::size_t n_vcs = static_cast<std::size_t>(ports) * params.vcs;
   const std::size_t words = (n_vcs + 63) / 64, n_slots = n_vcs * params.buffer_flits;
   nonempty_words_ = static_cast<std::uint8_t>(words);  // (at most 64 ports x 32 VCs: 32 words)
-  storage_ = static_cast<unsigned char*>(net_.state.allocate(
-      padded(vc_maker.bytes(shape)) + padded(sw_maker.bytes(shape)) +
-          Array<Link*>::bytes(ports) + Array<std::uint64_t>::bytes(words) +
-          Array<std::uint8_t>::bytes(n_vcs) + 64 + ports * port_block_bytes() +
-          Array<InputVc>::bytes(n_vcs) + Array<HeadRoute>::bytes(n_vcs) +
-          Array<BufferSlot>::bytes(n_slots) + 64 +
-          Array<std::uint32_t>::bytes(n_slots * params.flit_words) +
-          Array<OutputStats>::bytes(ports),
-      64));
-  unsigned char* at = storage_;
-  const auto place_allocator = [&](std::size_t bytes) {
-    const std::size_t misalign = reinterpret_cast<std::uintptr_t>(at) % kAllocatorAlign;
-    if (misalign) at += kAllocatorAlign - misalign;
-    void* where = at;
-    at += bytes;
-    return where;
-  };
-  // The allocators first, then the arrays, the small ones first.
-  vc_alloc_ = vc_maker.build(place_allocator(vc_maker.bytes(shape)), shape);
-  sw_alloc_ = sw_maker.build(place_allocator(sw_maker.bytes(shape)), shape);
-  in_links_.place(at, ports);
-  nonempty_.place(at, words);
-  port_of_.place(at, n_vcs);
-  stats_.place(at, ports);
-  at += (64 - reinterpret_cast<std::uintptr_t>(at) % 64) % 64;  // each port's block on a line
-  out_.place(at, ports * port_block_bytes());
+  in_links_ = state.array<Link*>(ports);
+  nonempty_ = state.array<std::uint64_t>(words);
+  port_of_ = state.array<std::uint8_t>(n_vcs);
+  stats_ = state.array<OutputStats>(ports);
+  out_ = state.array<unsigned char>(ports * port_block_bytes(), 64);  // each port's block on a line
   for (unsigned p = 0; p < ports; ++p) {
     new (&out(p)) OutputPort{};
     for (unsigned v = 0; v < params.vcs; ++v) new (&out_vc(p, v)) OutputVc{};
   }
-  in_vcs_.place(at, n_vcs);
-  routes_.place(at, n_vcs);
-  slots_.place(at, n_slots);
-  at += (64 - reinterpret_cast<std::uintptr_t>(at) % 64) % 64;  // a VC's payload on few lines
-  payload_.place(at, n_slots * params.flit_words);
+  in_vcs_ = state.array<InputVc>(n_vcs);
+  routes_ = state.array<HeadRoute>(n_vcs);
+  slots_ = state.array<BufferSlot>(n_slots);
+  payload_ = state.array<std::uint32_t>(n_slots * params.flit_words, 64);  // a VC's on few lines
   for (std::size_t i = 0; i < n_vcs; ++i) port_of_[i] = static_cast<std::uint8_t>(i / params.vcs);
   for (NetworkLane& lane : net_.lanes) {  // big enough for the largest router of the network
     RouterScratch& s = lane.scratch;
@@ -139,15 +116,10 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
   // A router touches only itself, its links and its lane: any thread may evaluate it.
   set_parallel();
   set_prefetch_end(&payload_ + 1);
-  // And in storage_, what every evaluation reads: the allocators' state, the small arrays, the
-  // output ports and the input VCs (not the routes, read for waiting heads only, nor the slots).
-  set_prefetch_region(storage_, in_vcs_.data() + n_vcs);
-}
-
-// The allocators live in storage_ (freed with the network): only their destructors to run.
-Router::~Router() {
-  vc_alloc_->~VcAllocator();
-  sw_alloc_->~SwitchAllocator();
+  // And in the state memory, what every evaluation reads: the allocators' state, the small
+  // arrays, the output ports and the input VCs (not the routes, read for waiting heads only,
+  // nor the slots).
+  set_prefetch_region(vc_alloc_.get(), in_vcs_ + n_vcs);
 }
 
 void Router::connect_input(unsigned port, Link& link) {
@@ -225,50 +197,67 @@ void Router::finish(Cycle now) {
   }
 }
 
-void Router::count_contention(unsigned i, unsigned port) {
+void Router::count_contention(unsigned i, unsigned port, NetworkLane& lane) {
   InputVc& ivc = in_vcs_[i];
   if (ivc.contended) return;
   ivc.contended = true;
   ++stats_[port].contention_events;
-  if (net_.tally_rounds) charge_round(front(i).flit.packet, out(port).to_router);
+  if (net_.tally_rounds) charge_round(front(i).flit.packet, out(port).to_router, lane);
 }
 
 // The front flit is the losing packet's own. Only firmware runs have rounds; out of line so the
 // allocation stages stay lean.
-void Router::charge_round(PacketHandle packet, bool link) {
+void Router::charge_round(PacketHandle packet, bool link, NetworkLane& lane) {
   const std::uint32_t round = net_.packets[packet].round;
-  RoundTally& t = net_.lane_of(lane_).round(round);
+  RoundTally& t = lane.round(round);
   ++(link ? t.contention_links : t.contention_ejection);
 }
 
-void Router::evaluate(Cycle now) {
-  if (lane_) cycle<true>(now);
-  else serial_cycle(now);
-}
-
-// The serial cycle with its stages and allocators inlined into one function, as they were
-// when there was only this one (from two callers the compiler stops inlining them by itself).
-__attribute__((flatten)) void Router::serial_cycle(Cycle now) { cycle<false>(now); }
-
-// Shared: on a parallel cycle, where the blocks at the other ends of the links may be
-// evaluating on other threads (see Link and DelayLine); otherwise exactly the serial code.
-template <bool Shared>
-void Router::cycle(Cycle now) {
+// At: on a parallel cycle the blocks at the other ends of the links may be evaluating on
+// other threads (see Link and DelayLine); otherwise exactly the serial code.
+template <class At>
+__attribute__((flatten)) void Router::cycle(At at) {
+  const Cycle now = at.now;
   occupancy_flit_cycles_ += static_cast<std::uint64_t>(buffered_) * (now - occupancy_since_);
   occupancy_since_ = now;
   if (traced_)
     for (PortTrace& t : trace_) t.out_valid = false;
 
-  take_marks(now);
+  receive(at);
+  max_buffered_ = std::max(max_buffered_, buffered_);
+  if (buffered_ > 0) {
+    NetworkLane& lane = net_.lane(at);
+    collect_requests(now, lane);
+    if (!lane.scratch.routing_vcs.empty()) allocate_vcs(now, lane);
+    if (lane.scratch.switch_requests > 0) {
+      allocate_switch(lane);
+      traverse(at, lane);
+    }
+  }
+  if (traced_) {
+    for (unsigned p = 0; p < ports_; ++p) {
+      PortTrace& t = trace_[p];
+      t.in_occupancy = 0;
+      for (unsigned v = 0; v < vcs_; ++v) t.in_occupancy += in_vcs_[p * vcs_ + v].count;
+      t.out_credits = 0;
+      for (unsigned v = 0; v < vcs_; ++v) t.out_credits += out_vc(p, v).credits;
+    }
+  }
+}
+
+template <class At>
+void Router::receive(At at) {
+  const Cycle now = at.now;
+  collect_ports_with_work(now);
   // Ask for the credits' entries (in a large network, prefetch() has fetched their links'
   // lines), then take the flits, then the credits: the prefetches get a little time. (Flits
   // and credits touch different state: their order changes no result.)
-  for (std::uint64_t bits = credit_pending_; bits; bits &= bits - 1)
+  for (std::uint64_t bits = outputs_with_credits(); bits; bits &= bits - 1)
     out(static_cast<unsigned>(__builtin_ctzll(bits))).link->prefetch_credit_entry();
   // Flits arriving from the input links (the sender has put them in their slots).
-  const auto take_flits = [&](unsigned p) {
+  for_each_input_with_flits([&](unsigned p) {
     Link* link = in_links_[p];
-    while (link->flit_ready<Shared>(now)) {
+    while (link->flit_ready(at)) {
       const Arrival a = link->take_arrival();
       const unsigned index = p * vcs_ + a.vc;
       // Where the flit is (the sender wrote it a cycle or more ago, and a large network's
@@ -283,27 +272,27 @@ void Router::cycle(Cycle now) {
       // An idle VC was empty: this is a head (the notice has what routing needs).
       if (in_vcs_[index].state == VcState::idle) start_head(index, a, now, now);
     }
-    return link->flits_in_flight<Shared>() == 0;
-  };
-  for_each_pending(flit_pending_, take_flits);
+    return link->flits_in_flight(at) == 0;
+  });
   // Credits returned by the downstream buffers.
-  const auto take_credits = [&](unsigned p) {
+  for_each_output_with_credits([&](unsigned p) {
     Link* link = out(p).link;
-    while (link->credit_ready<Shared>(now)) ++out_vc(p, link->take_credit()).credits;
-    return !link->has_credits<Shared>();
-  };
-  for_each_pending(credit_pending_, take_credits);
-  max_buffered_ = std::max(max_buffered_, buffered_);
-  if (buffered_ > 0) traverse_switch<Shared>(now);
-  if (traced_) {
-    for (unsigned p = 0; p < ports_; ++p) {
-      PortTrace& t = trace_[p];
-      t.in_occupancy = 0;
-      for (unsigned v = 0; v < vcs_; ++v) t.in_occupancy += in_vcs_[p * vcs_ + v].count;
-      t.out_credits = 0;
-      for (unsigned v = 0; v < vcs_; ++v) t.out_credits += out_vc(p, v).credits;
-    }
-  }
+    while (link->credit_ready(at)) ++out_vc(p, link->take_credit()).credits;
+    return !link->has_credits(at);
+  });
+}
+
+void Router::collect_requests(Cycle now, NetworkLane& lane) {
+  RouterScratch& s = lane.scratch;
+  s.sw_requests.ports = 0;
+  s.switch_requests = 0;
+  s.vc_requests.clear();
+  s.routing_vcs.clear();
+  for_each_nonempty([&](unsigned i) {
+    const VcState state = in_vcs_[i].state;
+    if (state == VcState::active) request_switch(i, lane);
+    else if (state == VcState::routing && head_ready(i, now)) request_vc(i, s);
+  });
 }
 
 void Router::request_vc(unsigned i, RouterScratch& s) {
@@ -326,7 +315,28 @@ void Router::request_vc(unsigned i, RouterScratch& s) {
   }
 }
 
-void Router::allocate_vcs(Cycle now, RouterScratch& s) {
+void Router::request_switch(unsigned i, NetworkLane& lane) {
+  const InputVc& ivc = in_vcs_[i];
+  if (out_vc(ivc.out_port, ivc.out_vc).credits == 0) {
+    // A head whose output VC is still full of an earlier packet waits on that packet.
+    if (front(i).flit.is_head()) count_contention(i, ivc.out_port, lane);
+    return;
+  }
+  RouterScratch& s = lane.scratch;
+  SwitchRequests& req = s.sw_requests;
+  const unsigned port = port_of_[i];
+  const std::uint64_t port_bit = std::uint64_t{1} << port;
+  if (!(req.ports & port_bit)) {
+    req.ports |= port_bit;
+    req.vcs[port] = 0;
+  }
+  req.vcs[port] |= std::uint32_t{1} << (i - port * vcs_);
+  req.out_port[i] = static_cast<std::uint8_t>(ivc.out_port);
+  ++s.switch_requests;
+}
+
+void Router::allocate_vcs(Cycle now, NetworkLane& lane) {
+  RouterScratch& s = lane.scratch;
   vc_alloc_->allocate(s.vc_requests, s.vc_grants);
   for (const VcGrant& g : s.vc_grants) {
     InputVc& ivc = in_vcs_[g.input];
@@ -340,67 +350,35 @@ void Router::allocate_vcs(Cycle now, RouterScratch& s) {
   // A ready head that got no output VC lost it to another packet (held, or won this cycle).
   for (unsigned i : s.routing_vcs)
     if (in_vcs_[i].state == VcState::routing && routes_[i].route.size() > 0)
-      count_contention(i, routes_[i].route[0].port);
+      count_contention(i, routes_[i].route[0].port, lane);
+  for (const VcGrant& g : s.vc_grants) request_switch(g.input, lane);
 }
 
-template <bool Shared>
-void Router::traverse_switch(Cycle now) {
-  RouterScratch& s = lane<Shared>().scratch;
+void Router::allocate_switch(NetworkLane& lane) {
+  RouterScratch& s = lane.scratch;
   SwitchRequests& req = s.sw_requests;
   SwitchGrants& g = s.sw_grants;
-  req.ports = 0;
-  unsigned n_requests = 0;
-  // A packet holding an output VC asks for the switch if that VC has a credit.
-  const auto request_switch = [&](unsigned i) {
-    const InputVc& ivc = in_vcs_[i];
-    if (out_vc(ivc.out_port, ivc.out_vc).credits == 0) {
-      // A head whose output VC is still full of an earlier packet waits on that packet.
-      if (front(i).flit.is_head()) count_contention(i, ivc.out_port);
-      return;
-    }
-    const unsigned port = port_of_[i];
-    const std::uint64_t port_bit = std::uint64_t{1} << port;
-    if (!(req.ports & port_bit)) {
-      req.ports |= port_bit;
-      req.vcs[port] = 0;
-    }
-    req.vcs[port] |= std::uint32_t{1} << (i - port * vcs_);
-    req.out_port[i] = static_cast<std::uint8_t>(ivc.out_port);
-    ++n_requests;
-  };
-  // One pass over the VCs holding flits: packets holding an output VC ask for the switch,
-  // heads ready for allocation ask for an output VC; those granted one ask for the switch in
-  // the same cycle.
-  s.vc_requests.clear();
-  s.routing_vcs.clear();
-  for_each_nonempty([&](unsigned i) {
-    const VcState state = in_vcs_[i].state;
-    if (state == VcState::active) request_switch(i);
-    else if (state == VcState::routing && head_ready(i, now)) request_vc(i, s);
-  });
-  if (!s.routing_vcs.empty()) {
-    allocate_vcs(now, s);
-    for (const VcGrant& vg : s.vc_grants) request_switch(vg.input);
-  }
-  if (n_requests == 0) return;
   sw_alloc_->allocate(req, g);
-
   // Contention: a packet with a flit ready to leave that lost its output to another packet
   // (the switch went to someone else). Losing only the arbitration among the VCs of its own
   // input port is not contention for the output.
-  if (g.count < n_requests) {
-    for (unsigned w = 0; w < g.count; ++w)
-      req.vcs[g.winners[w].in_port] &= ~(std::uint32_t{1} << g.winners[w].in_vc);
-    for (std::uint64_t ports = req.ports; ports; ports &= ports - 1) {
-      const unsigned p = static_cast<unsigned>(__builtin_ctzll(ports));
-      for (std::uint32_t vcs = req.vcs[p]; vcs; vcs &= vcs - 1) {
-        const unsigned index = p * vcs_ + static_cast<unsigned>(__builtin_ctz(vcs));
-        const unsigned out = req.out_port[index];
-        if ((g.outputs >> out) & 1u) count_contention(index, out);
-      }
+  if (g.count == s.switch_requests) return;
+  for (unsigned w = 0; w < g.count; ++w)
+    req.vcs[g.winners[w].in_port] &= ~(std::uint32_t{1} << g.winners[w].in_vc);
+  for (std::uint64_t ports = req.ports; ports; ports &= ports - 1) {
+    const unsigned p = static_cast<unsigned>(__builtin_ctzll(ports));
+    for (std::uint32_t vcs = req.vcs[p]; vcs; vcs &= vcs - 1) {
+      const unsigned index = p * vcs_ + static_cast<unsigned>(__builtin_ctz(vcs));
+      const unsigned out = req.out_port[index];
+      if ((g.outputs >> out) & 1u) count_contention(index, out, lane);
     }
   }
+}
 
+template <class At>
+void Router::traverse(At at, NetworkLane& lane) {
+  const Cycle now = at.now;
+  const SwitchGrants& g = lane.scratch.sw_grants;
   for (unsigned w = 0; w < g.count; ++w) {
     const SwitchGrants::Winner& win = g.winners[w];
     const unsigned index = win.in_port * vcs_ + win.in_vc;
@@ -413,9 +391,7 @@ void Router::traverse_switch(Cycle now) {
     const bool tail = f.is_tail();
     // A head counts the router-to-router links (no branch).
     const auto hops = static_cast<std::uint16_t>(f.hops + (f.is_head() & o.to_router));
-    if constexpr (Shared)
-      o.link->forward_shared(f, payload_of(slot), ivc.out_vc, hops, now, ov.next_slot, *lane_);
-    else o.link->forward(f, payload_of(slot), ivc.out_vc, hops, now, ov.next_slot);
+    o.link->forward(at, f, payload_of(slot), ivc.out_vc, hops, ov.next_slot);
     --ov.credits;
     ++o.flits;
     if (traced_) {
@@ -428,8 +404,8 @@ void Router::traverse_switch(Cycle now) {
     --buffered_;
     // (no branch: whether the VC is now empty changes from one flit to the next)
     nonempty_[index >> 6] &= ~(std::uint64_t{ivc.count == 0} << (index & 63));
-    ++lane<Shared>().flit_moves;
-    in_links_[win.in_port]->return_credit<Shared>(win.in_vc, now);
+    ++lane.flit_moves;
+    in_links_[win.in_port]->return_credit(at, win.in_vc);
     if (tail) {
       ov.owner = -1;
       release(win.out_port, now);
@@ -443,9 +419,9 @@ void Router::traverse_switch(Cycle now) {
 }
 
 void Router::prefetch() const {
-  __builtin_prefetch(out_.data());
-  std::uint64_t flits = flit_pending_, credits = credit_pending_;
-  marks_.peek(flits, credits);
+  __builtin_prefetch(out_);
+  std::uint64_t flits, credits;
+  peek_ports_with_work(flits, credits);
   for (std::uint64_t bits = flits; bits; bits &= bits - 1)
     in_links_[__builtin_ctzll(bits)]->prefetch_arrivals();
   for (std::uint64_t bits = credits; bits; bits &= bits - 1)
@@ -472,8 +448,8 @@ Cycle Router::next_work_cycle(Cycle now) const {
   // (With this cycle's marks: a sender evaluated before this router in this cycle woke it while
   // it was awake, which does nothing. On a parallel cycle the links' writers may be on other
   // threads: acquire loads.)
-  for (std::uint64_t bits = flit_pending_ | marks_.flits_marked(now); bits; bits &= bits - 1)
-    next = std::min(next, in_links_[__builtin_ctzll(bits)]->next_flit_cycle<true>());
+  for (std::uint64_t bits = inputs_with_flits(now); bits; bits &= bits - 1)
+    next = std::min(next, in_links_[__builtin_ctzll(bits)]->next_flit_cycle());
   return next;
 }
 

@@ -1,21 +1,22 @@
-// Input-queued virtual-channel router with credit flow control.
+// Input-queued virtual-channel router with credit flow control, as its pipeline:
 //
-//   input links -> per-VC input buffers -> route computation -> VC allocation
-//               -> switch allocation -> crossbar -> output links (credits flow back)
+//   receive   flits from the input links into the VC buffers; a head at the front of its VC is
+//             routed (route computation: the routing function's candidates)
+//   allocate  VC allocation for the heads whose pipeline delay is over, then switch allocation
+//             among the packets that hold an output VC and have a credit for it
+//   traverse  the winners cross the crossbar onto the output links; credits go back upstream
 //
 // A head flit that arrives in cycle a is ready for VC and switch allocation in cycle
 // a + hop_latency_cycles - 1 and, if it wins both, is sent on the output link that cycle; with a
 // 1-cycle link it is in the next router in cycle a + hop_latency_cycles. Body flits follow one
 // per cycle. Wormhole, virtual cut-through and store-and-forward differ only in when a packet
-// may advance (see Switching).
+// may advance (see Switching); contention is counted where a packet loses (count_contention).
 #pragma once
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
-#include <new>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "noc/allocator.hpp"
@@ -65,11 +66,10 @@ struct OutputCounters {
   std::uint64_t contention_events = 0;  // packets that had a flit ready but lost this output
 };
 
-class Router : public ClockedModule {
+class Router : public Clocked<Router> {
  public:
   Router(sc_core::sc_module_name name, Clock& clock, RouterId id, unsigned ports,
          const RouterParams& params, const RoutingFunction& routing, NetworkContext& net);
-  ~Router() override;
 
   // Wiring. An input link brings flits into `port`; an output link takes them to a router
   // (`to_router`: counts a hop) or to an NI, whose buffers are `downstream_buffer_flits` per VC.
@@ -101,7 +101,6 @@ class Router : public ClockedModule {
   void trace(sc_core::sc_trace_file* tf, const Topology& topo);
 
  protected:
-  void evaluate(Cycle now) override;
   Cycle next_work_cycle(Cycle now) const override;
   void prefetch() const override;
 
@@ -161,30 +160,41 @@ class Router : public ClockedModule {
   // in cycle `arrived`; it may take part in allocation from `earliest` on.
   void start_head(unsigned ivc_index, const Arrival& head, Cycle arrived, Cycle earliest);
   bool head_ready(unsigned i, Cycle now) const;
-  // The two stages are inlined into each of cycle<false> and cycle<true>, as they were into the
-  // one evaluate() before (called from two places, the compiler would stop inlining them and
-  // the allocators into them, and the serial cycle would lose about 6 %).
-  void serial_cycle(Cycle now);
-  template <bool Shared>
-  void cycle(Cycle now);
+  // The pipeline of one cycle (At: SerialCycle or ParallelCycle). Its stages are inlined into
+  // it, and what they call (flatten): called from several places, the compiler would stop
+  // inlining them and the allocators into them, and the serial cycle would lose about 6 %.
+  friend class Clocked<Router>;
+  template <class At>
+  void cycle(At at);
+  // Stage 1: the flits that have arrived into their VCs (heads routed: start_head), the
+  // credits that have come back into their output VCs.
+  template <class At>
+  __attribute__((always_inline)) inline void receive(At at);
+  // Stage 2a, one pass over the VCs holding flits: a packet that holds an output VC asks for
+  // the switch (request_switch), a head ready for allocation for an output VC (request_vc).
+  __attribute__((always_inline)) inline void collect_requests(Cycle now, NetworkLane& lane);
   // A ready head's requests for the output VCs its route allows (free ones; with whole-packet
   // switching, those with room for the packet).
   __attribute__((always_inline)) inline void request_vc(unsigned i, RouterScratch& s);
-  // VC allocation among the requests: the winners hold their output VCs.
-  __attribute__((always_inline)) inline void allocate_vcs(Cycle now, RouterScratch& s);
-  template <bool Shared>
-  __attribute__((always_inline)) inline void traverse_switch(Cycle now);
+  // A packet holding an output VC asks for the switch if that VC has a credit.
+  __attribute__((always_inline)) inline void request_switch(unsigned i, NetworkLane& lane);
+  // Stage 2b, VC allocation among the requests: the winners hold their output VCs and ask for
+  // the switch in the same cycle.
+  __attribute__((always_inline)) inline void allocate_vcs(Cycle now, NetworkLane& lane);
+  // Stage 2c, switch allocation: at most one flit per input port and per output port.
+  __attribute__((always_inline)) inline void allocate_switch(NetworkLane& lane);
+  // Stage 3: the winners' flits cross to their output links, their credits go upstream.
+  template <class At>
+  __attribute__((always_inline)) inline void traverse(At at, NetworkLane& lane);
   void check_port(unsigned port) const {  // (wiring)
     if (port >= ports_) throw std::out_of_range("router port " + std::to_string(port));
   }
   void hold(unsigned port, Cycle now);
   void release(unsigned port, Cycle now);
-  void count_contention(unsigned i, unsigned port);
-  // The lane of the thread evaluating this router (its allocators' scratch, its counts).
-  template <bool Shared>
-  NetworkLane& lane() { return net_.lanes[Shared ? lane_->index : 0]; }
+  // A packet that lost its output (`lane`: the evaluating thread's state, for firmware rounds).
+  void count_contention(unsigned i, unsigned port, NetworkLane& lane);
   // Charges a contention event to the round the losing packet was sent in.
-  [[gnu::noinline]] void charge_round(PacketHandle packet, bool link);
+  [[gnu::noinline]] void charge_round(PacketHandle packet, bool link, NetworkLane& lane);
   // Calls f(input VC index) for every input VC holding flits, in index order.
   template <typename F>
   void for_each_nonempty(F&& f) const {
@@ -198,7 +208,7 @@ class Router : public ClockedModule {
   const BufferSlot& front(unsigned i) const { return slots_[i * buffer_flits_ + in_vcs_[i].head]; }
   // A slot's payload words (in their own array, beside the slots).
   const std::uint32_t* payload_of(const BufferSlot& s) const {
-    return &payload_[static_cast<std::size_t>(&s - slots_.data()) * flit_words_];
+    return &payload_[static_cast<std::size_t>(&s - slots_) * flit_words_];
   }
   // The k-th flit behind the front (k < buffer_flits: no division).
   const BufferSlot& slot_at(unsigned i, unsigned k) const {
@@ -212,10 +222,10 @@ class Router : public ClockedModule {
   }
   std::size_t port_block_bytes() const { return sizeof(OutputPort) + sizeof(OutputVc) * vcs_; }
   OutputPort& out(unsigned port) {
-    return *reinterpret_cast<OutputPort*>(out_.data() + port * port_block_bytes());
+    return *reinterpret_cast<OutputPort*>(out_ + port * port_block_bytes());
   }
   const OutputPort& out(unsigned port) const {
-    return *reinterpret_cast<const OutputPort*>(out_.data() + port * port_block_bytes());
+    return *reinterpret_cast<const OutputPort*>(out_ + port * port_block_bytes());
   }
   OutputVc& out_vc(unsigned port, unsigned vc) {
     return reinterpret_cast<OutputVc*>(&out(port) + 1)[vc];
@@ -224,29 +234,10 @@ class Router : public ClockedModule {
     return reinterpret_cast<const OutputVc*>(&out(port) + 1)[vc];
   }
 
-  // The router's allocators and arrays live one after the other in one block (storage_), the
-  // small arrays first: an evaluation touches a few neighbouring lines of it rather than a line
-  // in each of separate allocations (a large network's routers do not stay in cache between
-  // cycles).
-  template <typename T>
-  class Array {  // a pointer into storage_ (the sizes follow from the router's shape)
-   public:
-    void place(unsigned char*& at, std::size_t n) {
-      at += (alignof(T) - reinterpret_cast<std::uintptr_t>(at) % alignof(T)) % alignof(T);
-      p_ = reinterpret_cast<T*>(at);
-      for (std::size_t i = 0; i < n; ++i) new (p_ + i) T{};
-      at += n * sizeof(T);
-    }
-    static std::size_t bytes(std::size_t n) { return n * sizeof(T) + alignof(T); }
-    T& operator[](std::size_t i) { return p_[i]; }
-    const T& operator[](std::size_t i) const { return p_[i]; }
-    T* data() { return p_; }
-    const T* data() const { return p_; }
-
-   private:
-    static_assert(std::is_trivially_destructible_v<T>, "the block is freed without destructors");
-    T* p_ = nullptr;
-  };
+  // The router's allocators and arrays come one after the other from the network's state memory
+  // (StateMemory::array, in the order of the constructor), the small ones first: an evaluation
+  // touches a few neighbouring lines of them rather than a line in each of separate
+  // allocations (a large network's routers do not stay in cache between cycles).
   // What an evaluation reads comes first, together: on the line of the block's port masks
   // (ClockedBlock) and the next two, the second of them the arrays' addresses (a large network's
   // routers do not stay in cache between cycles, and a small one's outgrow the L1 cache).
@@ -255,8 +246,8 @@ class Router : public ClockedModule {
   Cycle occupancy_since_ = 0;
   std::uint64_t occupancy_flit_cycles_ = 0;
   NetworkContext& net_;
-  VcAllocator* vc_alloc_ = nullptr;  // in storage_
-  SwitchAllocator* sw_alloc_ = nullptr;
+  StateMemory::Owned<VcAllocator> vc_alloc_;  // in net_.state, first
+  StateMemory::Owned<SwitchAllocator> sw_alloc_;
   unsigned routing_count_ = 0;  // input VCs waiting for an output VC
   unsigned max_buffered_ = 0;
   // The parameters a cycle reads, narrow (validate bounds them).
@@ -264,16 +255,16 @@ class Router : public ClockedModule {
   std::uint8_t vcs_, vcs_per_class_, flit_words_;
   Switching switching_;
   bool traced_ = false;
-  Array<Link*> in_links_;
-  Array<std::uint64_t> nonempty_;  // bit per input VC with flits buffered
-  Array<std::uint8_t> port_of_;    // per input VC: its port (saves a division)
-  Array<OutputStats> stats_;       // per output port (beside the lines every evaluation reads:
-                                   // contention is counted often in a busy network)
-  Array<unsigned char> out_;       // per port: OutputPort, then its OutputVcs (see out())
-  Array<InputVc> in_vcs_;          // index = port * vcs + vc
-  Array<HeadRoute> routes_;        // per input VC: its head's routing candidates
-  Array<BufferSlot> slots_;        // every input VC's buffer slots
-  Array<std::uint32_t> payload_;   // and their payload words, flit_words_ per slot
+  Link** in_links_;
+  std::uint64_t* nonempty_;  // bit per input VC with flits buffered
+  std::uint8_t* port_of_;    // per input VC: its port (saves a division)
+  OutputStats* stats_;       // per output port (beside the lines every evaluation reads:
+                             // contention is counted often in a busy network)
+  unsigned char* out_;       // per port: OutputPort, then its OutputVcs (see out())
+  InputVc* in_vcs_;          // index = port * vcs + vc
+  HeadRoute* routes_;        // per input VC: its head's routing candidates
+  BufferSlot* slots_;        // every input VC's buffer slots
+  std::uint32_t* payload_;   // and their payload words, flit_words_ per slot
   // The rest: read when a head arrives, or not in a cycle at all.
   std::uint8_t nonempty_words_;
   const RoutingFunction& routing_;
@@ -282,7 +273,6 @@ class Router : public ClockedModule {
   RouterParams params_;
   // Output VCs reallocated only when empty (bits over all VCs), on ports to routers and to NIs.
   std::uint32_t empty_realloc_to_router_ = 0, empty_realloc_to_ni_ = 0;
-  unsigned char* storage_;  // in net_.state
   std::vector<PortTrace> trace_;  // empty unless traced
 };
 

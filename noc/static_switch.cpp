@@ -13,7 +13,7 @@ void validate(const StaticSwitchParams& p) {
 
 StaticSwitch::StaticSwitch(sc_core::sc_module_name name, Clock& clock, unsigned ports,
                            const StaticSwitchParams& params, NetworkContext& net)
-    : ClockedModule(name, clock), ports_(ports), params_(params), net_(net) {
+    : Clocked<StaticSwitch>(name, clock), ports_(ports), params_(params), net_(net) {
   validate(params_);
   if (ports > kMaxRouterPorts)  // (topologies refuse more, naming their keys)
     throw std::logic_error("static switch: " + std::to_string(ports) + " ports, at most " +
@@ -47,24 +47,26 @@ void StaticSwitch::configure(unsigned input, std::uint64_t outputs, Cycle effect
   wake_at(std::max(effective, clock().now() + 1));
 }
 
-void StaticSwitch::evaluate(Cycle now) {
-  take_marks(now);
+template <class At>
+void StaticSwitch::cycle(At at) {
+  const Cycle now = at.now;
+  collect_ports_with_work(now);
   if (!trace_valid_.empty()) std::fill(trace_valid_.begin(), trace_valid_.end(), 0);
-  for_each_pending(credit_pending_, [&](unsigned p) {
+  for_each_output_with_credits([&](unsigned p) {
     Output& o = out_[p];
-    while (o.link->credit_ready(now)) {
+    while (o.link->credit_ready(at)) {
       o.link->take_credit();
       ++o.credits;
     }
-    return !o.link->has_credits();
+    return !o.link->has_credits(at);
   });
-  for_each_pending(flit_pending_, [&](unsigned p) {
+  for_each_input_with_flits([&](unsigned p) {
     Link* link = in_links_[p];
-    while (link->flit_ready(now)) {
+    while (link->flit_ready(at)) {
       in_buf_[p].arrive(*link);
       ++buffered_;
     }
-    return link->flits_in_flight() == 0;
+    return link->flits_in_flight(at) == 0;
   });
   if (has_pending_ && pending_.effective <= now) {
     route_ = pending_;
@@ -78,15 +80,15 @@ void StaticSwitch::evaluate(Cycle now) {
   const Flit& f = in.front(0);
   for (unsigned p = 0; p < ports_; ++p) {
     if (!(route_.outputs >> p & 1)) continue;
-    out_[p].link->send(f, now, out_[p].next_slot);
+    out_[p].link->send(at, f, out_[p].next_slot);
     --out_[p].credits;
     ++out_[p].flits;
     if (!trace_valid_.empty()) trace_valid_[p] = 1;
-    ++net_.lane_of(lane_).flit_moves;
+    ++net_.lane(at).flit_moves;
   }
   in.pop(0);
   --buffered_;
-  in_links_[route_.input]->return_credit(0, now);
+  in_links_[route_.input]->return_credit(at, 0);
 }
 
 Cycle StaticSwitch::next_work_cycle(Cycle now) const {
@@ -97,7 +99,7 @@ Cycle StaticSwitch::next_work_cycle(Cycle now) const {
     // while the route's input holds flits; flits on other inputs wait for a configure().
     if (route_.outputs != 0 && in_buf_[route_.input].count(0) > 0) return now + 1;
   }
-  for (std::uint64_t bits = flit_pending_ | marks_.flits_marked(now); bits; bits &= bits - 1)
+  for (std::uint64_t bits = inputs_with_flits(now); bits; bits &= bits - 1)
     next = std::min(next, in_links_[__builtin_ctzll(bits)]->next_flit_cycle());
   return next;
 }

@@ -22,7 +22,7 @@ struct StaticSwitchParams {
 // Throws ParamError naming sn.buffer_flits or sn.config_cycles.
 void validate(const StaticSwitchParams& p);
 
-class StaticSwitch : public ClockedModule {
+class StaticSwitch : public Clocked<StaticSwitch> {
  public:
   StaticSwitch(sc_core::sc_module_name name, Clock& clock, unsigned ports,
                const StaticSwitchParams& params, NetworkContext& net);
@@ -44,7 +44,9 @@ class StaticSwitch : public ClockedModule {
   void trace(sc_core::sc_trace_file* tf, const Topology& topo);
 
  protected:
-  void evaluate(Cycle now) override;
+  friend class Clocked<StaticSwitch>;
+  template <class At>
+  void cycle(At at);
   Cycle next_work_cycle(Cycle now) const override;
 
  private:
