@@ -42,7 +42,10 @@ int sc_main(int, char**) {
   RouterParams rp;  // 4 VCs x 4 flits, 3-cycle hop, wormhole
   NetworkInterfaceParams nip;
   auto routing = make_routing("dor", mesh, rp.vcs_per_class());
-  NetworkContext net;  // packet headers in flight, progress count
+  // What the blocks of the network share (packet headers in flight, with room beside each for
+  // the NIs' message fields; the progress count), and what the NIs share beyond it.
+  NetworkContext net(sizeof(MessageFields));
+  InterfaceContext interfaces(net);
   Echo firmware;
 
   std::vector<std::unique_ptr<Router>> routers;
@@ -70,7 +73,7 @@ int sc_main(int, char**) {
   for (NodeId n = 0; n < 16; ++n) {
     const unsigned local = mesh.local_port_of(n);
     nis.push_back(std::make_unique<NetworkInterface>(("ni" + std::to_string(n)).c_str(), clock, n,
-                                                     nip, rp, net));
+                                                     nip, rp, net, interfaces));
     Link* inject = new_link("inject" + std::to_string(n));
     Link* eject = new_link("eject" + std::to_string(n));
     routers[n]->connect_input(local, *inject);

@@ -32,11 +32,16 @@ void validate(const NetworkInterfaceParams& p) {
 
 NetworkInterface::NetworkInterface(sc_module_name name, Clock& clock, NodeId id,
                                    const NetworkInterfaceParams& params,
-                                   const RouterParams& router, NetworkContext& net)
+                                   const RouterParams& router, NetworkContext& net,
+                                   InterfaceContext& interfaces)
     : Clocked<NetworkInterface>(name, clock), words_per_flit_(static_cast<std::uint8_t>(params.words_per_flit())),
-      net_(net), id_(id), params_(params), router_(router),
+      net_(net), interfaces_(interfaces), id_(id), params_(params), router_(router),
       xor_engine_("xor_engine", params.xor_engine), mpb_(params.mpb_bytes), socket("socket") {
   validate(params_);
+  if (net.packets.owner_bytes() < sizeof(MessageFields))  // (a wiring error of the system's)
+    throw std::logic_error("NetworkInterface " + std::string(name) +
+                           ": the network's packet records have no room for the NIs' message "
+                           "fields: build the NetworkContext with sizeof(MessageFields)");
   socket.register_b_transport(this, &NetworkInterface::b_transport);
   inj_vcs_.assign(router.vcs, InjectionVc{router.buffer_flits, 0});
   policy_ = make_compression_policy(params_.compression.policy);
@@ -218,7 +223,7 @@ void NetworkInterface::queue_message(NodeId dst, std::vector<std::uint32_t>&& wo
   m.ready = ready;
   m.packets_left = packets_for(m.hdr.message_words);
   counters_.packets_created += m.packets_left;
-  lane().round(m.hdr.round).packets += m.packets_left;
+  interfaces_.count_packets(m.hdr.round, m.packets_left);
   counters_.flits_created += flits_for(m.hdr.message_words);
   if (m.hdr.measured) {
     counters_.measured_created += m.packets_left;
@@ -299,20 +304,18 @@ void NetworkInterface::generate(At at) {
 void NetworkInterface::cut_packet(Cycle now) {
   TxMessage& m = source_queue_.front();
   const std::uint32_t wpf = params_.words_per_flit();
-  PacketHeader& h = tx_hdr_;
+  PacketInfo& h = tx_hdr_;
   h = m.hdr;
   h.packet_id = (static_cast<PacketId>(id_) << 40) | next_packet_++;
   h.word_offset = m.next_word;
   if (m.synthetic_flits) {
-    h.original_flits = static_cast<std::uint16_t>(m.synthetic_flits);
     h.packet_words = static_cast<std::uint16_t>(m.synthetic_flits * wpf);
   } else {
     const std::uint32_t left = m.hdr.message_words - m.next_word;
     const std::uint32_t words = std::min<std::uint32_t>(left, wpf * params_.max_packet_flits);
     h.packet_words = static_cast<std::uint16_t>(words);
-    h.original_flits = static_cast<std::uint16_t>(words == 0 ? 1 : (words + wpf - 1) / wpf);
   }
-  h.length_flits = h.original_flits;
+  h.length_flits = plain_flits(h.packet_words);
   h.last_of_message = m.packets_left == 1;
   h.hops = 0;
   h.compressed = false;
@@ -324,7 +327,8 @@ void NetworkInterface::cut_packet(Cycle now) {
   cut_ = true;
 }
 
-void NetworkInterface::compress(PacketHeader& h, Cycle now) {
+void NetworkInterface::compress(PacketInfo& h, Cycle now) {
+  const std::uint16_t original_flits = plain_flits(h.packet_words);
   const Codec* codec = codecs_.codec_for(static_cast<ElementType>(h.element_type));
   if (!codec || h.packet_words == 0 || h.packet_words % codec->words_per_unit() != 0) return;
   std::uint64_t recent = 0;
@@ -333,7 +337,7 @@ void NetworkInterface::compress(PacketHeader& h, Cycle now) {
     while (!arrivals_.empty() && arrivals_.front() + window <= now) arrivals_.pop();
     recent = arrivals_.size();
   }
-  const CompressionContext context{h.original_flits, recent, queued_packets_ - 1,
+  const CompressionContext context{original_flits, recent, queued_packets_ - 1,
                                    params_.compression.threshold()};
   if (!policy_->compress(context)) return;
 
@@ -342,10 +346,10 @@ void NetworkInterface::compress(PacketHeader& h, Cycle now) {
   const std::uint64_t bits = writer_.bit_count();
   const bool modelled = params_.compression.size_mode == CompressedSize::fixed_ratio;
   const unsigned wire_flits =
-      modelled ? static_cast<unsigned>(std::ceil(h.original_flits / params_.compression.fixed_ratio))
+      modelled ? static_cast<unsigned>(std::ceil(original_flits / params_.compression.fixed_ratio))
                : static_cast<unsigned>((bits + params_.flit_width_bits - 1) / params_.flit_width_bits);
   // A packet the codec does not shorten goes as it is (the encoder knows the size as it encodes).
-  if (std::max(1u, wire_flits) >= h.original_flits) return;
+  if (std::max(1u, wire_flits) >= original_flits) return;
   h.compressed = true;
   h.length_flits = static_cast<std::uint16_t>(std::max(1u, wire_flits));
   ++counters_.packets_compressed;
@@ -395,8 +399,9 @@ void NetworkInterface::inject(At at) {
     tx_hdr_.injected_cycle = now;
     tx_flit_.packet = net_.packets.allocate(at.thread());
     net_.packets[tx_flit_.packet] = tx_hdr_;
+    net_.packets.emplace_owned<MessageFields>(tx_flit_.packet, tx_hdr_);
     if (tx_hdr_.compressed && tx_wire_.empty())
-      net_.modelled_payloads[tx_flit_.packet] = tx_plain_;
+      interfaces_.modelled_payloads[tx_flit_.packet] = tx_plain_;
     tx_flit_.length = tx_hdr_.length_flits;
     tx_flit_.dst = tx_hdr_.dst;
     tx_flit_.vc_class = tx_hdr_.vc_class;
@@ -442,6 +447,7 @@ void NetworkInterface::eject(At at) {
     const unsigned vc = ej_buffer_.arrive(*ej_);
     const Flit& f = ej_buffer_.front(vc);
     PacketHeader& h = net_.packets[f.packet];
+    const MessageFields& m = net_.packets.owned<MessageFields>(f.packet);
     if (f.is_head()) h.hops = f.hops;
     ++counters_.flits_delivered;
     ++net_.lane(at).flit_moves;
@@ -454,8 +460,8 @@ void NetworkInterface::eject(At at) {
       tr_ej_valid_ = true;
       tr_ej_packet_ = packet_tag(h.packet_id);
     }
-    if (!h.compressed) {
-      receive_payload(h, f.payload.data(), f.seq * words_per_flit_, f.words, now);
+    if (!m.compressed) {
+      receive_payload(h, m, f.payload.data(), f.seq * words_per_flit_, f.words, now);
     } else {
       // The codec's stream is gathered and decoded when the tail is in; the decompressor
       // delivers the packet codec_latency_cycles later (the whole D is charged here, once).
@@ -463,29 +469,29 @@ void NetworkInterface::eject(At at) {
       if (f.is_head()) wire.clear();
       wire.insert(wire.end(), f.payload.begin(), f.payload.begin() + f.words);
       if (f.is_tail()) {
-        scratch_.resize(h.packet_words);
-        auto modelled = net_.modelled_payloads.find(f.packet);
-        if (modelled != net_.modelled_payloads.end()) {
+        scratch_.resize(m.packet_words);
+        auto modelled = interfaces_.modelled_payloads.find(f.packet);
+        if (modelled != interfaces_.modelled_payloads.end()) {
           scratch_ = std::move(modelled->second);
-          net_.modelled_payloads.erase(modelled);
+          interfaces_.modelled_payloads.erase(modelled);
         } else {
-          const Codec* codec = codecs_.codec_for(static_cast<ElementType>(h.element_type));
+          const Codec* codec = codecs_.codec_for(static_cast<ElementType>(m.element_type));
           BitReader reader(wire, 32ull * wire.size());
           codec->decode(reader, scratch_.size(), scratch_.data());
         }
-        receive_payload(h, scratch_.data(), 0, h.packet_words,
+        receive_payload(h, m, scratch_.data(), 0, m.packet_words,
                         now + params_.compression.codec_latency_cycles);
       }
     }
     if (f.is_tail()) {
-      const Cycle ready = h.compressed ? now + params_.compression.codec_latency_cycles : now;
+      const Cycle ready = m.compressed ? now + params_.compression.codec_latency_cycles : now;
       ++counters_.packets_delivered;
-      if (in_window(now)) counters_.window_app_flits_delivered += h.original_flits;
+      if (in_window(now)) counters_.window_app_flits_delivered += plain_flits(m.packet_words);
       if (h.measured) {
         ++counters_.measured_delivered;
         counters_.measured_hops += h.hops;
-        latency_.push_back(static_cast<std::uint32_t>(ready - h.created_cycle));
-        network_latency_.push_back(static_cast<std::uint32_t>(ready - h.injected_cycle));
+        latency_.push_back(static_cast<std::uint32_t>(ready - m.created_cycle));
+        network_latency_.push_back(static_cast<std::uint32_t>(ready - m.injected_cycle));
         --net_.lane(at).measured_outstanding;
         // The last one after the window ends the workload.
         if (now >= window_end_) net_.measured_delivered_late(at);
@@ -499,37 +505,39 @@ void NetworkInterface::eject(At at) {
 
 // Words [first, first + count) of packet `h`'s payload have arrived (decompressed if need be);
 // the packet will be ready for its core at `ready`.
-void NetworkInterface::receive_payload(const PacketHeader& h, const std::uint32_t* words,
-                                       std::uint32_t first, std::uint32_t count, Cycle ready) {
-  if (h.kind == kSyntheticKind) {
-    check_synthetic(h, words, first, count);
+void NetworkInterface::receive_payload(const PacketHeader& h, const MessageFields& m,
+                                       const std::uint32_t* words, std::uint32_t first,
+                                       std::uint32_t count, Cycle ready) {
+  if (m.kind == kSyntheticKind) {
+    check_synthetic(h, m, words, first, count);
     return;
   }
-  const std::uint64_t key = (static_cast<std::uint64_t>(h.src) << 32) | h.message_seq;
+  const std::uint64_t key = (static_cast<std::uint64_t>(h.src) << 32) | m.message_seq;
   RxMessage& rx = reassembly_[key];
-  if (rx.words.size() != h.message_words) rx.words.resize(h.message_words);
-  rx.kind = h.kind;
-  rx.tag = h.tag;
-  rx.sent = h.created_cycle;
+  if (rx.words.size() != m.message_words) rx.words.resize(m.message_words);
+  rx.kind = m.kind;
+  rx.tag = m.tag;
+  rx.sent = m.created_cycle;
   rx.hops = std::max<unsigned>(rx.hops, h.hops);
   rx.ready = std::max(rx.ready, ready);
-  std::copy(words, words + count, rx.words.begin() + h.word_offset + first);
+  std::copy(words, words + count, rx.words.begin() + m.word_offset + first);
   rx.words_received += count;
   // Packets of a message may arrive in any order (adaptive routing): it is complete when the
   // last missing word is in. (A message of no words is one packet: complete at once.)
-  if (first + count == h.packet_words && rx.words_received == h.message_words) {
+  if (first + count == m.packet_words && rx.words_received == m.message_words) {
     RxMessage done = std::move(rx);
     reassembly_.erase(key);
-    complete_message(h.src, h.message_seq, std::move(done));
+    complete_message(h.src, m.message_seq, std::move(done));
   }
 }
 
 // Synthetic payloads are regenerated here and compared: exactly, or as the codec must have
 // delivered them for a lossy one.
-void NetworkInterface::check_synthetic(const PacketHeader& h, const std::uint32_t* words,
-                                       std::uint32_t first, std::uint32_t count) {
+void NetworkInterface::check_synthetic(const PacketHeader& h, const MessageFields& m,
+                                       const std::uint32_t* words, std::uint32_t first,
+                                       std::uint32_t count) {
   const Codec* codec =
-      h.compressed ? codecs_.codec_for(static_cast<ElementType>(h.element_type)) : nullptr;
+      m.compressed ? codecs_.codec_for(static_cast<ElementType>(m.element_type)) : nullptr;
   if (!codec || codec->lossless()) {
     check_.resize(count);
     payload_->fill(h.packet_id, first, count, check_.data());
@@ -537,8 +545,8 @@ void NetworkInterface::check_synthetic(const PacketHeader& h, const std::uint32_
       if (words[w] != check_[w]) ++counters_.payload_errors;
     return;
   }
-  std::vector<std::uint32_t> expected(h.packet_words);
-  for (std::uint32_t w = 0; w < h.packet_words; ++w) expected[w] = payload_->word(h.packet_id, w);
+  std::vector<std::uint32_t> expected(m.packet_words);
+  for (std::uint32_t w = 0; w < m.packet_words; ++w) expected[w] = payload_->word(h.packet_id, w);
   writer_.clear();
   codec->encode(expected.data(), expected.size(), writer_);
   BitReader reader(writer_);

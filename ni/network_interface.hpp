@@ -15,6 +15,7 @@
 
 #include "ni/ni_protocol.hpp"
 #include "ni/compression.hpp"
+#include "ni/interface_context.hpp"
 #include "ni/message_passing_buffer.hpp"
 #include "ni/payload.hpp"
 #include "ni/traffic.hpp"
@@ -76,7 +77,7 @@ class NetworkInterface : public Clocked<NetworkInterface> {
  public:
   NetworkInterface(sc_core::sc_module_name name, Clock& clock, NodeId id,
                    const NetworkInterfaceParams& params, const RouterParams& router,
-                   NetworkContext& net);
+                   NetworkContext& net, InterfaceContext& interfaces);
 
   // injection: NI -> router local input (router buffers per VC); ejection: router -> NI.
   void connect(Link& injection, Link& ejection);
@@ -105,7 +106,7 @@ class NetworkInterface : public Clocked<NetworkInterface> {
  private:
   static constexpr std::uint8_t kSyntheticKind = 0xff;
   struct TxMessage {
-    PacketHeader hdr;  // message-wide fields; packet fields filled per packet
+    PacketInfo hdr;  // message-wide fields; packet fields filled per packet
     std::vector<std::uint32_t> words;
     unsigned synthetic_flits = 0;  // > 0: one synthetic packet, payload from the generator
     Cycle ready = 0;
@@ -149,16 +150,22 @@ class NetworkInterface : public Clocked<NetworkInterface> {
   void eject(At at);
   void complete_message(NodeId src, std::uint32_t seq, RxMessage&& m);
   void cut_packet(Cycle now);
-  void compress(PacketHeader& h, Cycle now);
-  void receive_payload(const PacketHeader& h, const std::uint32_t* words, std::uint32_t first,
+  void compress(PacketInfo& h, Cycle now);
+  void receive_payload(const PacketHeader& h, const MessageFields& m, const std::uint32_t* words,
+                       std::uint32_t first,
                        std::uint32_t count, Cycle ready);
-  void check_synthetic(const PacketHeader& h, const std::uint32_t* words, std::uint32_t first,
+  void check_synthetic(const PacketHeader& h, const MessageFields& m, const std::uint32_t* words,
+                       std::uint32_t first,
                        std::uint32_t count);
   unsigned packets_for(std::uint32_t words) const;
   unsigned flits_for(std::uint32_t words) const;
   bool in_window(Cycle c) const { return c >= window_begin_ && c < window_end_; }
   // The network's per-thread state outside an evaluation (a core's command): the clock's.
   NetworkLane& lane() { return net_.lanes[0]; }
+  // Flits a packet of `words` payload words takes uncompressed (at least one).
+  std::uint16_t plain_flits(std::uint32_t words) const {
+    return static_cast<std::uint16_t>(words == 0 ? 1 : (words + words_per_flit_ - 1) / words_per_flit_);
+  }
 
   // What a cycle of a synthetic source reads and writes comes first, together, from the line
   // of the block's flags (ClockedBlock) on: a large network's NIs do not stay in cache between
@@ -172,6 +179,7 @@ class NetworkInterface : public Clocked<NetworkInterface> {
   bool congestion_window_ = false;  // arrivals_ is kept (a selective compression policy)
   std::uint8_t words_per_flit_;     // params_.words_per_flit()
   NetworkContext& net_;
+  InterfaceContext& interfaces_;
   Link* inj_ = nullptr;
   Link* ej_ = nullptr;
   std::unique_ptr<SyntheticSource> source_;
@@ -190,7 +198,7 @@ class NetworkInterface : public Clocked<NetworkInterface> {
   NiCounters counters_;
   std::deque<TxMessage> source_queue_;
   Flit tx_flit_;
-  PacketHeader tx_hdr_;          // the packet being sent
+  PacketInfo tx_hdr_;            // the packet being sent
   std::vector<std::uint32_t> tx_plain_;  // its words, uncompressed
   std::vector<std::uint32_t> tx_wire_;   // what its flits carry (the codec's stream if compressed)
   std::vector<std::uint32_t> check_;  // regenerated synthetic words, to compare with arrivals

@@ -1,10 +1,14 @@
 // Flits carry their packet's header as sideband bits and a slice of the real payload.
 #pragma once
 #include <array>
+#include <cassert>
+#include <cstddef>
 #include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <new>
+#include <type_traits>
 #include <vector>
 
 #include "noc/types.hpp"
@@ -15,34 +19,21 @@ namespace collnoc {
 // (NetworkInterfaceParams::flit_width_bits) must not exceed it.
 constexpr unsigned kMaxFlitWords = 8;
 
-// What the head flit announces about its packet: the header sidebands. It is kept once per
+// What the network knows of a packet: the header its head flit announces. It is kept once per
 // packet in the network's PacketPool while the packet is in flight, and every flit names its
 // packet by a handle, so that a flit in a buffer is small (the payload slice and a few bits).
+// What the endpoints say to each other (the message layer's fields) is not the network's: the
+// pool keeps it beside the header, for its owner (PacketPool::owned).
 struct PacketHeader {
   PacketId packet_id = 0;        // unique per simulation
   NodeId src = 0;                // source endpoint
   NodeId dst = 0;                // destination endpoint
-  Cycle created_cycle = 0;       // entered the source queue
-  Cycle injected_cycle = 0;      // head flit left the NI
-  std::uint32_t message_seq = 0; // per (src, dst) message sequence number
-  std::uint32_t message_words = 0;  // payload words of the whole message
-  std::uint32_t word_offset = 0;    // first message word this packet carries
-  std::uint32_t tag = 0;            // message layer: the sender's tag (what the message is)
   std::uint16_t length_flits = 1;
-  std::uint16_t packet_words = 0;   // payload words in this packet
   std::uint16_t hops = 0;           // router-to-router links traversed by the head (at delivery)
-  std::uint16_t round = 0;          // message layer: the sender's round (mark_round), saturating
   std::uint8_t vc_class = 0;        // virtual network the packet travels in
-  std::uint8_t kind = 0;            // owner-defined (message layer: 0 = data)
-  std::uint8_t element_type = 0;    // what the payload words hold (ni/codec.hpp ElementType)
   bool measured = false;            // created inside the measurement window
-  bool last_of_message = false;
-  bool compressed = false;          // the flits carry the codec's stream, not the words
-  std::uint16_t original_flits = 1; // flits the packet would take uncompressed
 };
-
-// One cache line per header: the routers and NIs touch headers at random in the pool.
-static_assert(sizeof(PacketHeader) <= 64, "PacketHeader grew past a cache line");
+static_assert(sizeof(PacketHeader) == 24, "PacketHeader: its owner's fields fill the line");
 
 using PacketHandle = std::uint32_t;
 
@@ -87,7 +78,9 @@ inline void copy_payload(std::uint32_t* to, const std::uint32_t* from, unsigned 
 }
 
 // Headers of the packets in flight. The source NI allocates one when it injects a head flit; the
-// destination NI releases it when the tail arrives.
+// destination NI releases it when the tail arrives. A record is a PacketHeader and then
+// `owner_bytes` that belong to the network's owner (the NIs keep their message fields there):
+// one cache line for both, since routers and NIs touch records at random in the pool.
 //
 // NIs may do so on several threads at once (Clock::set_threads), each through its own lane: a
 // lane takes records from its own free list, else from a block of records it has claimed, and
@@ -98,6 +91,10 @@ inline void copy_payload(std::uint32_t* to, const std::uint32_t* from, unsigned 
 // they allocate to lanes that ran out, so the pool stays as large as the packets in flight.
 class PacketPool {
  public:
+  static constexpr std::size_t kOwnerOffset = sizeof(PacketHeader);
+  explicit PacketPool(std::size_t owner_bytes = 0)
+      : record_bytes_((kOwnerOffset + owner_bytes + 7) / 8 * 8) {}
+  std::size_t owner_bytes() const { return record_bytes_ - kOwnerOffset; }
   PacketHandle allocate(unsigned lane = 0) {
     LaneState& l = lanes_[lane];
     ++l.live;
@@ -114,9 +111,23 @@ class PacketPool {
     --l.live;
     l.free.push_back(h);
   }
-  PacketHeader& operator[](PacketHandle h) { return blocks_[h / kBlockRecords][h % kBlockRecords]; }
+  PacketHeader& operator[](PacketHandle h) {
+    return *std::launder(reinterpret_cast<PacketHeader*>(record(h)));
+  }
   const PacketHeader& operator[](PacketHandle h) const {
-    return blocks_[h / kBlockRecords][h % kBlockRecords];
+    return *std::launder(reinterpret_cast<const PacketHeader*>(record(h)));
+  }
+  // The owner's part of record `h`, a T made there by emplace_owned (T: plain data that fits
+  // the record's owner bytes).
+  template <typename T>
+  T& emplace_owned(PacketHandle h, const T& value) {
+    check_owned<T>();
+    return *new (record(h) + kOwnerOffset) T(value);
+  }
+  template <typename T>
+  T& owned(PacketHandle h) {
+    check_owned<T>();
+    return *std::launder(reinterpret_cast<T*>(record(h) + kOwnerOffset));
   }
   // Packets in flight (between parallel cycles).
   std::size_t live() const {
@@ -147,7 +158,20 @@ class PacketPool {
   };
   void claim_block(LaneState& l);
 
-  std::array<std::unique_ptr<PacketHeader[]>, kMaxBlocks> blocks_;
+  std::byte* record(PacketHandle h) const {
+    return blocks_[h / kBlockRecords].get() + (h % kBlockRecords) * record_bytes_;
+  }
+  template <typename T>
+  void check_owned() const {
+    static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+    static_assert(kOwnerOffset % alignof(T) == 0);
+    assert(kOwnerOffset + sizeof(T) <= record_bytes_);
+  }
+  struct FreeBlock {
+    void operator()(std::byte* p) const { ::operator delete[](p, std::align_val_t{64}); }
+  };
+  std::size_t record_bytes_;
+  std::array<std::unique_ptr<std::byte[], FreeBlock>, kMaxBlocks> blocks_;
   std::atomic<std::size_t> blocks_claimed_{0};
   std::array<LaneState, kMaxThreads> lanes_;
 };

@@ -4,7 +4,6 @@
 #include <array>
 #include <cstdint>
 #include <functional>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -26,35 +25,34 @@ struct RouterScratch {
   std::vector<unsigned> routing_vcs;      // input VCs waiting for an output VC
 };
 
-// What happened in one round of the firmware (MessageLayer::mark_round; each packet carries its
-// sender's round): packets created, and contention events their flits met, on router-to-router
-// links and at ejection ports. A round is the sender's: rounds of different cores may overlap.
-struct RoundTally {
-  std::uint64_t packets = 0;
-  std::uint64_t contention_links = 0;
-  std::uint64_t contention_ejection = 0;
-};
+// Who wants to know of each contention event (Router counts them per output port): the
+// network's owner, which may charge them to what the packet belongs to (the message layer: the
+// sender's round). Called on the evaluating thread (`thread`: a ParallelCycle's, or 0).
+class ContentionObserver {
+ public:
+  virtual void contended(PacketHandle packet, bool on_link, unsigned thread) = 0;
 
-// Adds `r`'s tally to `rounds`, growing it as needed.
-inline RoundTally& tally_of(std::vector<RoundTally>& rounds, std::uint32_t r) {
-  if (r >= rounds.size()) rounds.resize(r + std::size_t{1});
-  return rounds[r];
-}
+ protected:
+  ~ContentionObserver() = default;
+};
 
 // What the blocks evaluated by one thread of a parallel cycle share (Clock::set_threads); on
 // a cache line of its own, so that the threads do not contend for it. Lane 0 is what the
 // blocks evaluated off parallel cycles use. The network's counts are the sums over its lanes
 // (the same whatever thread evaluated which block).
 struct alignas(64) NetworkLane {
+  unsigned index = 0;  // the thread's
   RouterScratch scratch;
   std::uint64_t flit_moves = 0;
-  std::vector<RoundTally> rounds;  // packets created and contention met, by round
-  RoundTally& round(std::uint32_t r) { return tally_of(rounds, r); }
   std::int64_t measured_outstanding = 0;  // measured packets created minus delivered
   bool measured_delivered_late = false;   // one was delivered after the measurement window
 };
 
 struct NetworkContext {
+  // `packet_owner_bytes`: what the network's owner keeps beside each packet header (PacketPool).
+  explicit NetworkContext(std::size_t packet_owner_bytes = 0) : packets(packet_owner_bytes) {
+    for (unsigned i = 0; i < lanes.size(); ++i) lanes[i].index = i;
+  }
   // The blocks' hot state (routers' buffers and VC state, links), on large pages; freed with
   // the network, so declared before its blocks.
   StateMemory state;
@@ -94,22 +92,7 @@ struct NetworkContext {
   // The per-thread state of a block evaluating cycle `at` (a SerialCycle or ParallelCycle).
   template <class At>
   NetworkLane& lane(At at) { return lanes[at.thread()]; }
-  bool tally_rounds = false;  // firmware runs: count per round (synthetic: all round 0)
-  // Each round's packets and contention, over the lanes.
-  std::vector<RoundTally> round_totals() const {
-    std::vector<RoundTally> total;
-    for (const NetworkLane& l : lanes)
-      for (std::uint32_t r = 0; r < l.rounds.size(); ++r) {
-        RoundTally& t = tally_of(total, r);
-        t.packets += l.rounds[r].packets;
-        t.contention_links += l.rounds[r].contention_links;
-        t.contention_ejection += l.rounds[r].contention_ejection;
-      }
-    return total;
-  }
-  // Payloads of packets whose size is modelled (ni.compression.size_mode = fixed_ratio): the
-  // flits are counted, the words travel here, from the source NI to the destination NI.
-  std::unordered_map<PacketHandle, std::vector<std::uint32_t>> modelled_payloads;
+  ContentionObserver* contention_observer = nullptr;  // none: contention is only counted
 };
 
 }  // namespace collnoc

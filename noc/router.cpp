@@ -202,15 +202,12 @@ void Router::count_contention(unsigned i, unsigned port, NetworkLane& lane) {
   if (ivc.contended) return;
   ivc.contended = true;
   ++stats_[port].contention_events;
-  if (net_.tally_rounds) charge_round(front(i).flit.packet, out(port).to_router, lane);
+  if (net_.contention_observer) report_contention(i, port, lane.index);
 }
 
-// The front flit is the losing packet's own. Only firmware runs have rounds; out of line so the
-// allocation stages stay lean.
-void Router::charge_round(PacketHandle packet, bool link, NetworkLane& lane) {
-  const std::uint32_t round = net_.packets[packet].round;
-  RoundTally& t = lane.round(round);
-  ++(link ? t.contention_links : t.contention_ejection);
+// The front flit is the losing packet's own.
+void Router::report_contention(unsigned i, unsigned port, unsigned thread) {
+  net_.contention_observer->contended(front(i).flit.packet, out(port).to_router, thread);
 }
 
 // At: on a parallel cycle the blocks at the other ends of the links may be evaluating on

@@ -191,10 +191,10 @@ class Router : public Clocked<Router> {
   }
   void hold(unsigned port, Cycle now);
   void release(unsigned port, Cycle now);
-  // A packet that lost its output (`lane`: the evaluating thread's state, for firmware rounds).
+  // A packet that lost its output (`lane`: the evaluating thread's, for the observer).
   void count_contention(unsigned i, unsigned port, NetworkLane& lane);
-  // Charges a contention event to the round the losing packet was sent in.
-  [[gnu::noinline]] void charge_round(PacketHandle packet, bool link, NetworkLane& lane);
+  // Tells the network's contention observer (out of line: the allocation stages stay lean).
+  [[gnu::noinline]] void report_contention(unsigned i, unsigned port, unsigned thread);
   // Calls f(input VC index) for every input VC holding flits, in index order.
   template <typename F>
   void for_each_nonempty(F&& f) const {

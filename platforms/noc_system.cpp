@@ -47,7 +47,8 @@ NocSystem::NocSystem(sc_module_name name, std::unique_ptr<Topology> topology,
     const RouterId r = topo.router_of(n);
     const unsigned port = topo.local_port_of(n);
     nis_.push_back(net_.state.make<NetworkInterface>(("ni" + std::to_string(n)).c_str(), clock_,
-                                                     n, params_.ni, params_.router, net_));
+                                                     n, params_.ni, params_.router, net_,
+                                                     interfaces_));
     NetworkInterface& ni = *nis_.back();
     ni.set_always_on(!params_.activity_driven);
     Link& inj = links_.emplace_back("inject" + std::to_string(n), params_.ni_link);
@@ -136,7 +137,7 @@ std::vector<std::vector<unsigned>> NocSystem::wave_rows() const {
 
 void NocSystem::attach_firmware(Firmware& program) {
   check_whole_packets(params_, params_.ni.max_packet_flits, "ni.max_packet_flits");
-  net_.tally_rounds = true;
+  interfaces_.tally_rounds();
   const unsigned n = static_cast<unsigned>(nis_.size());
   for (NodeId i = 0; i < n; ++i) {
     // Cores are built after elaboration of this module, so at the top level: its name keeps

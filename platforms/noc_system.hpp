@@ -68,6 +68,7 @@ class NocSystem : public sc_core::sc_module {
   const Clock& clock() const { return clock_; }
   NetworkContext& context() { return net_; }
   const NetworkContext& context() const { return net_; }
+  const InterfaceContext& interfaces() const { return interfaces_; }
   std::size_t num_routers() const { return routers_.size(); }
   Router& router(RouterId r) { return *routers_[r]; }
   const Router& router(RouterId r) const { return *routers_[r]; }
@@ -97,7 +98,8 @@ class NocSystem : public sc_core::sc_module {
   std::unique_ptr<Topology> topology_;
   SystemParams params_;
   Clock clock_;
-  NetworkContext net_;
+  NetworkContext net_{sizeof(MessageFields)};  // the NIs keep their fields beside each header
+  InterfaceContext interfaces_{net_};
   std::unique_ptr<RoutingFunction> routing_;
   // The routers, links and NIs in the network's state memory (NetworkContext::state).
   std::vector<StateMemory::Owned<Router>> routers_;

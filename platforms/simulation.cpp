@@ -371,7 +371,7 @@ void Simulation::gather(RunOutcome& out, double wall_seconds, bool completed) co
   r.set("contention_events_links", link_contention);  // router-to-router links only
   r.set("contention_events_ejection", contention - link_contention);
   if (firmware_) {  // per round of the firmware (MessageLayer::mark_round), rounds with traffic
-    const std::vector<RoundTally> rounds = sys_.context().round_totals();
+    const std::vector<RoundTally> rounds = sys_.interfaces().round_totals();
     for (std::size_t i = 0; i < rounds.size(); ++i) {
       const RoundTally& t = rounds[i];
       if (t.packets == 0 && t.contention_links == 0 && t.contention_ejection == 0) continue;

@@ -81,7 +81,7 @@ void check_contention_free(const std::string& collective, const std::string& alg
     CHECK(c.fw->data_verified());
     CHECK(link_contention(*c.sys) == 0);
     // and so in every round; every round the firmware marked carried traffic
-    const std::vector<RoundTally>& rounds = c.sys->context().round_totals();
+    const std::vector<RoundTally>& rounds = c.sys->interfaces().round_totals();
     if (collective != "broadcast") CHECK(rounds.size() > 1);  // broadcast: all on the SN
     for (std::size_t r = 0; r < rounds.size(); ++r) {
       INFO("round " << r);
@@ -202,7 +202,7 @@ TEST_CASE("contention is counted per round of the sender and sums to the router 
   cases.push_back({"alltoall", "nocmsg", "7x7", {}, {}, {}});
   run_side_by_side(cases);
   check_verified(cases, 49);
-  const std::vector<RoundTally>& pairwise = cases[0].sys->context().round_totals();
+  const std::vector<RoundTally>& pairwise = cases[0].sys->interfaces().round_totals();
   REQUIRE(pairwise.size() == 49);
   std::uint64_t links = 0, ejection = 0, all = 0;
   for (unsigned s = 1; s < 49; ++s) {
@@ -222,7 +222,7 @@ TEST_CASE("contention is counted per round of the sender and sums to the router 
   // The pattern rounds: each round's packets are its swaps' messages and the barrier's.
   Report r;
   cases[1].fw->report(r);
-  CHECK(cases[1].sys->context().round_totals().size() == test::get<std::uint64_t>(r, "collective.rounds") + 1);
+  CHECK(cases[1].sys->interfaces().round_totals().size() == test::get<std::uint64_t>(r, "collective.rounds") + 1);
 }
 
 TEST_CASE("the nocmsg set runs on two cores per tile (scc) and without a static network", "[manycore]") {

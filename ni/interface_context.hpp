@@ -1,0 +1,88 @@
+// What the NIs of one network share beyond the network itself (NetworkContext): the message
+// fields they keep beside each packet's header, per firmware round the packets sent and the
+// contention they met, and the payloads of packets whose size is only modelled.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "noc/network_context.hpp"
+
+namespace collnoc {
+
+// What a source NI tells the destination NI about a packet besides what the network carries
+// (PacketHeader): the message layer's fields. Kept in the packet's pool record, beside the
+// header (PacketPool::owned), so that header and fields share a cache line.
+struct MessageFields {
+  Cycle created_cycle = 0;          // entered the source queue
+  Cycle injected_cycle = 0;         // head flit left the NI
+  std::uint32_t message_seq = 0;    // per (src, dst) message sequence number
+  std::uint32_t message_words = 0;  // payload words of the whole message
+  std::uint32_t word_offset = 0;    // first message word this packet carries
+  std::uint32_t tag = 0;            // the sender's tag (what the message is)
+  std::uint16_t packet_words = 0;   // payload words in this packet
+  std::uint16_t round = 0;          // the sender's round (mark_round), saturating
+  std::uint8_t kind = 0;            // the message layer's (0 = data)
+  std::uint8_t element_type = 0;    // what the payload words hold (ni/codec.hpp ElementType)
+  bool last_of_message = false;
+  bool compressed = false;          // the flits carry the codec's stream, not the words
+};
+static_assert(sizeof(PacketHeader) + sizeof(MessageFields) <= 64,
+              "a packet's header and message fields: one cache line");
+
+// A packet as an NI builds and reads it: the network's header and the message fields.
+struct PacketInfo : PacketHeader, MessageFields {};
+
+// What happened in one round of the firmware (MessageLayer::mark_round; each packet carries its
+// sender's round): packets created, and contention events their flits met, on router-to-router
+// links and at ejection ports. A round is the sender's: rounds of different cores may overlap.
+struct RoundTally {
+  std::uint64_t packets = 0;
+  std::uint64_t contention_links = 0;
+  std::uint64_t contention_ejection = 0;
+};
+
+class InterfaceContext final : public ContentionObserver {
+ public:
+  explicit InterfaceContext(NetworkContext& net) : net_(net) {}
+  // Counting per round: on (firmware runs) the routers report their contention here.
+  void tally_rounds() { net_.contention_observer = this; }
+  void count_packets(std::uint16_t round, std::uint64_t packets) {
+    tally(0, round).packets += packets;  // (a core's command: not during an evaluation)
+  }
+  void contended(PacketHandle packet, bool on_link, unsigned thread) override {
+    RoundTally& t = tally(thread, net_.packets.owned<MessageFields>(packet).round);
+    ++(on_link ? t.contention_links : t.contention_ejection);
+  }
+  // Each round's packets and contention, over the threads.
+  std::vector<RoundTally> round_totals() const {
+    std::vector<RoundTally> total;
+    for (const PerThread& p : rounds_)
+      for (std::size_t r = 0; r < p.rounds.size(); ++r) {
+        if (r >= total.size()) total.resize(r + 1);
+        total[r].packets += p.rounds[r].packets;
+        total[r].contention_links += p.rounds[r].contention_links;
+        total[r].contention_ejection += p.rounds[r].contention_ejection;
+      }
+    return total;
+  }
+
+  // Payloads of packets whose size is modelled (ni.compression.size_mode = fixed_ratio): the
+  // flits are counted, the words travel here, from the source NI to the destination NI.
+  std::unordered_map<PacketHandle, std::vector<std::uint32_t>> modelled_payloads;
+
+ private:
+  struct alignas(64) PerThread {  // each thread's on lines of its own
+    std::vector<RoundTally> rounds;
+  };
+  RoundTally& tally(unsigned thread, std::uint32_t round) {
+    std::vector<RoundTally>& rounds = rounds_[thread].rounds;
+    if (round >= rounds.size()) rounds.resize(round + std::size_t{1});
+    return rounds[round];
+  }
+  NetworkContext& net_;
+  std::array<PerThread, kMaxThreads> rounds_;
+};
+
+}  // namespace collnoc
