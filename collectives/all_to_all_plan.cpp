@@ -62,6 +62,13 @@ unsigned product(const std::vector<unsigned>& s) {
   return p;
 }
 
+// What a group's size must be, for messages: 2..N-1 of the N nodes, which no N below 3 has.
+std::string group_size_rule(unsigned total) {
+  if (total < 3) return "a group has 2..N-1 nodes, and N = " + std::to_string(total) + " leaves none";
+  return "a group must have 2.." + std::to_string(total - 1) + " nodes (not 1, not all " +
+         std::to_string(total) + ")";
+}
+
 // Distance along one dimension of the topology (the DOR path's share of it).
 unsigned dim_distance(const KaryNCube& t, unsigned d, unsigned a, unsigned b) {
   unsigned delta = a > b ? a - b : b - a;
@@ -111,8 +118,8 @@ std::vector<unsigned> parse_group_shape(const std::string& key, const std::strin
       if (score < best_score - 1e-9) best_score = score, best = s;
     }
     if (best.empty())
-      throw ParamError(key, text, "the network (" + shape_text(extent) + ") has no group shape of 2.." +
-                                      std::to_string(total - 1) + " nodes");
+      throw ParamError(key, text, "no group shape tiles the network (" + shape_text(extent) +
+                                      "): " + group_size_rule(total));
     return best;
   }
   std::vector<unsigned> shape;
@@ -135,8 +142,7 @@ std::vector<unsigned> parse_group_shape(const std::string& key, const std::strin
                                       std::to_string(extent[d]));
   const unsigned size = product(shape);
   if (size == 1 || size == total)
-    throw ParamError(key, text, "a group must have 2.." + std::to_string(total - 1) +
-                                    " nodes (not 1, not all " + std::to_string(total) + ")");
+    throw ParamError(key, text, group_size_rule(total));
   return shape;
 }
 

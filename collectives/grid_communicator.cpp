@@ -17,10 +17,11 @@ bool parse_count(const std::string& s, unsigned& out) {
 
 GridCommunicator::GridCommunicator(const Topology& topology, const std::string& grid) {
   mesh_ = dynamic_cast<const KaryNCube*>(&topology);
-  if (!mesh_ || mesh_->torus() || mesh_->dimensions() != 2)
-    throw ParamError("workload.collective", "on " + topology.describe(),
-                     "mesh collectives need a 2-D mesh (platform tilepro, or kary_ncube with "
-                     "topology.kind = mesh, topology.n = 2)");
+  const char* const why = "mesh collectives need a 2-D mesh (platform tilepro, or kary_ncube with "
+                          "topology.kind = mesh, topology.n = 2)";
+  if (!mesh_ || mesh_->torus()) throw ParamError("topology.kind", topology.kind(), why);
+  if (mesh_->dimensions() != 2)
+    throw ParamError("topology.n", std::to_string(mesh_->dimensions()), why);
   per_tile_ = topology.endpoints_per_router();
   const std::string shape = "AxB (tiles along X and Y) or a square task count such as 49";
   if (grid.empty()) {

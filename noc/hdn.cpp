@@ -46,7 +46,7 @@ std::string join_factors(const HdnBase& b, const std::vector<unsigned>& fs) {
 HdnBase HdnBase::parse(const std::string& raw) {
   const std::string text = strip_spaces(raw);
   const auto fail = [&](const std::string& why) {
-    return ParamError("hdn.base", text.empty() ? "(empty)" : text, why + "; " + kBaseAllowed);
+    return ParamError("hdn.base", text, why + "; " + kBaseAllowed);
   };
   if (text.empty()) throw fail("no base network");
   const std::size_t colon = text.find(':');
@@ -210,7 +210,7 @@ HdnSuperNode parse_hdn_supernode(const HdnBase& b, const std::string& raw) {
   std::string factor_list;
   for (unsigned f = 0; f < b.size(); ++f) factor_list += (f ? " " : "") + b.factor_name(f);
   const auto fail = [&](const std::string& why) {
-    return ParamError("hdn.supernodes", text.empty() ? "(empty)" : text,
+    return ParamError("hdn.supernodes", text,
                       why + " (base " + b.text + " has factors " + factor_list + ")");
   };
   if (text.empty()) throw fail("an empty super-node set: give 1, a size or factors like C2xC3");

@@ -28,13 +28,17 @@ constexpr unsigned kMaxRouterPorts = 64;
 // Most threads a clock evaluates the blocks of one cycle on (sim.threads).
 constexpr unsigned kMaxThreads = 4;
 
+// A value as messages show it: an empty one reads "(empty)", so that "key = : ..." never looks
+// like a value went missing.
+inline std::string shown_value(std::string value) { return value.empty() ? "(empty)" : value; }
+
 // Raised while building a model from parameters that cannot describe hardware.
 // The CLI turns it into exit status 2; `key` names the parameter the user set.
 class ParamError : public std::runtime_error {
  public:
   ParamError(std::string key, std::string value, const std::string& allowed)
-      : std::runtime_error(key + " = " + value + ": " + allowed), key_(std::move(key)),
-        value_(std::move(value)) {}
+      : std::runtime_error(key + " = " + shown_value(value) + ": " + allowed),
+        key_(std::move(key)), value_(shown_value(std::move(value))) {}
   const std::string& key() const { return key_; }
   const std::string& value() const { return value_; }
 

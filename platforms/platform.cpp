@@ -9,11 +9,19 @@ namespace {
 
 constexpr unsigned kSccBufferBytes = 8192;
 
+// topology.k as it was given: "8", or "[8, 4]" with one per dimension.
+std::string k_text(const std::vector<unsigned>& k) {
+  if (k.size() == 1) return std::to_string(k[0]);
+  std::string s;
+  for (unsigned e : k) s += (s.empty() ? "[" : ", ") + std::to_string(e);
+  return s + "]";
+}
+
 std::vector<unsigned> expand_k(const TopologyParams& p) {
   if (p.n < 1 || p.n > 8) throw ParamError("topology.n", std::to_string(p.n), "must be in 1..8");
   if (p.k.size() == 1) return std::vector<unsigned>(p.n, p.k[0]);
   if (p.k.size() != p.n)
-    throw ParamError("topology.k", std::to_string(p.k.size()) + " values",
+    throw ParamError("topology.k", k_text(p.k),
                      "give one k, or one per dimension (topology.n = " + std::to_string(p.n) + ")");
   return p.k;
 }
@@ -26,7 +34,7 @@ TopologyParams fixed_chip(const PlatformParams& p, const char* shape, std::vecto
                           " chip: leave topology.* at its defaults";
   if (p.topology.kind != untouched.kind) throw ParamError("topology.kind", p.topology.kind, why);
   if (p.topology.k != untouched.k)
-    throw ParamError("topology.k", std::to_string(p.topology.k.front()), why);
+    throw ParamError("topology.k", k_text(p.topology.k), why);
   if (p.topology.n != untouched.n) throw ParamError("topology.n", std::to_string(p.topology.n), why);
   TopologyParams t;
   t.kind = "mesh";
@@ -62,11 +70,27 @@ std::unique_ptr<NocSystem> make_scc(const PlatformParams& p) {
   return std::make_unique<NocSystem>(p.instance.c_str(), make_topology(platform_topology(p)), sys);
 }
 
+// A platform of free shape (kary_ncube, irregular, hdn): a router, NI and core per node of
+// topology.*.
+std::unique_ptr<NocSystem> make_free_shape(const PlatformParams& p) {
+  return std::make_unique<NocSystem>(p.instance.c_str(), make_topology(platform_topology(p)),
+                                     p.system);
+}
+
 }  // namespace
 
 TopologyParams platform_topology(const PlatformParams& p) {
   if (p.name == "tilepro") return fixed_chip(p, "8x8 mesh", {8, 8}, 1);
   if (p.name == "scc") return fixed_chip(p, "6x4 mesh", {6, 4}, 2);
+  const std::string& kind = p.topology.kind;
+  if (p.name == "kary_ncube" && kind != "mesh" && kind != "torus")
+    throw ParamError("topology.kind", kind,
+                     "platform kary_ncube needs mesh or torus (irregular graphs: platform = "
+                     "irregular)");
+  if (p.name == "irregular" && kind != "random")
+    throw ParamError("topology.kind", kind, "platform irregular needs random");
+  if (p.name == "hdn" && kind != "hdn")
+    throw ParamError("topology.kind", kind, "platform hdn needs hdn");
   return p.topology;
 }
 
@@ -108,26 +132,11 @@ std::unique_ptr<Topology> make_topology(const TopologyParams& p) {
 
 const std::vector<PlatformEntry>& platforms() {
   static const std::vector<PlatformEntry> table = {
-      {"kary_ncube", "mesh or torus of routers, one NI (and core) per router",
-       [](const PlatformParams& p) {
-         if (p.topology.kind != "mesh" && p.topology.kind != "torus")
-           throw ParamError("topology.kind", p.topology.kind,
-                            "platform kary_ncube needs mesh or torus (irregular graphs: "
-                            "platform = irregular)");
-         return std::make_unique<NocSystem>(p.instance.c_str(), make_topology(p.topology), p.system);
-       }},
+      {"kary_ncube", "mesh or torus of routers, one NI (and core) per router", make_free_shape},
       {"irregular", "irregular graph of routers (topology.kind = random), one NI and core each",
-       [](const PlatformParams& p) {
-         if (p.topology.kind != "random")
-           throw ParamError("topology.kind", p.topology.kind, "platform irregular needs random");
-         return std::make_unique<NocSystem>(p.instance.c_str(), make_topology(p.topology), p.system);
-       }},
+       make_free_shape},
       {"hdn", "hierarchical dual-net HDN(B,k,S) (topology.kind = hdn, hdn.*), one NI and core each",
-       [](const PlatformParams& p) {
-         if (p.topology.kind != "hdn")
-           throw ParamError("topology.kind", p.topology.kind, "platform hdn needs hdn");
-         return std::make_unique<NocSystem>(p.instance.c_str(), make_topology(p.topology), p.system);
-       }},
+       make_free_shape},
       {"tilepro", "TilePro-like 8x8 mesh of tiles at 700 MHz; dynamic network UDN (DOR wormhole, "
                   "udn.hop_latency_cycles per hop); applications on workload.grid (7x7)",
        make_tilepro},

@@ -42,7 +42,9 @@ const std::vector<PlatformEntry>& platforms();
 std::unique_ptr<NocSystem> make_platform(const PlatformParams& p);
 
 // The topology platform `p` is built on: the chip's own for a fixed chip (tilepro: 8x8 mesh),
-// topology.* otherwise. ParamError if topology.* was changed for a fixed chip.
+// topology.* otherwise. ParamError if topology.* was changed for a fixed chip, or if
+// topology.kind is not one the platform builds (so that checking a configuration refuses it
+// as building it would).
 TopologyParams platform_topology(const PlatformParams& p);
 // Bytes of each core's message-passing buffer on platform `p` (scc: 8 KB; 0: none).
 unsigned platform_mpb_bytes(const PlatformParams& p);

@@ -340,6 +340,20 @@ int analyze_zero_load(const AnalyzeOptions& o) {
 
 }  // namespace
 
+CLI::Option* add_integer_option(CLI::App& app, const std::string& name, long long& value,
+                                const std::string& description) {
+  const CLI::Validator whole_number(
+      [](std::string& text) -> std::string {
+        std::int64_t v = 0;
+        if (!parse_int(text, v))
+          return text + ": must be a whole number in -9223372036854775808..9223372036854775807";
+        text = std::to_string(v);  // what CLI11 then reads: no octal, no leading zeros
+        return {};
+      },
+      "INT");
+  return app.add_option(name, value, description)->check(whole_number)->capture_default_str();
+}
+
 CLI::App* add_analyze_command(CLI::App& app, AnalyzeOptions& o) {
   CLI::App* analyze = app.add_subcommand(
       "analyze",
@@ -350,8 +364,8 @@ CLI::App* add_analyze_command(CLI::App& app, AnalyzeOptions& o) {
       "codec", "run a binary dump (little-endian int32 or IEEE-754 doubles) through a codec: "
                "sizes, ratio, error, FPC patterns");
   codec->add_option("--codec", o.codec, "fpc (int32) or lsb_cut (double, complex)")->required();
-  codec->add_option("--lsb-bits", o.lsb_cut_bits, "lsb_cut: low bits cut from each double, 1..52")
-      ->capture_default_str();
+  add_integer_option(*codec, "--lsb-bits", o.lsb_cut_bits,
+                     "lsb_cut: low bits cut from each double, 1..52");
   codec->add_option("--type", o.element_type,
                     "element type of the dump: int32, double (float64) or complex (complex64)")
       ->required();
@@ -362,14 +376,11 @@ CLI::App* add_analyze_command(CLI::App& app, AnalyzeOptions& o) {
   CLI::App* zero_load = analyze->add_subcommand(
       "zero-load", "the SPEC 2.4 zero-load model: latency with and without compression per "
                    "packet length, and the break-even length");
-  zero_load->add_option("--hops", o.hops, "H: switches on the path")->capture_default_str();
-  zero_load->add_option("--t-switch", o.switch_cycles, "T_switch: cycles per switch")
-      ->capture_default_str();
-  zero_load->add_option("--t-link", o.link_cycles, "T_link: cycles per link")
-      ->capture_default_str();
-  zero_load->add_option("--codec-latency", o.codec_latency_cycles,
-                        "D: compression plus decompression, cycles")
-      ->capture_default_str();
+  add_integer_option(*zero_load, "--hops", o.hops, "H: switches on the path");
+  add_integer_option(*zero_load, "--t-switch", o.switch_cycles, "T_switch: cycles per switch");
+  add_integer_option(*zero_load, "--t-link", o.link_cycles, "T_link: cycles per link");
+  add_integer_option(*zero_load, "--codec-latency", o.codec_latency_cycles,
+                     "D: compression plus decompression, cycles");
   zero_load->add_option("--ratio", o.ratio, "C: compression ratio, > 1")->capture_default_str();
   zero_load->add_flag("--json", o.json, "print one JSON object");
   zero_load->callback([&o] { o.command = AnalyzeOptions::Command::zero_load; });

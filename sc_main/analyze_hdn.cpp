@@ -84,8 +84,7 @@ void add_analyze_hdn_command(CLI::App& analyze, AnalyzeOptions& o) {
              "(SPEC 4.1) beside a hypercube and a 3D torus of similar size");
   hdn->add_option("--base", o.hdn_base, "base network: torus:AxBx... or hypercube:N")
       ->capture_default_str();
-  hdn->add_option("--levels", o.hdn_levels, "k, the number of levels (0..16)")
-      ->capture_default_str();
+  add_integer_option(*hdn, "--levels", o.hdn_levels, "k, the number of levels (0..16)");
   hdn->add_option("--supernodes", o.hdn_supernodes,
                   "super-node set per level, level 1 first, comma-separated: 1, a size, or "
                   "factors like C2xC3 (default: 1 at every level)");

@@ -67,8 +67,8 @@ void add_analyze_nc_command(CLI::App& analyze, AnalyzeOptions& o) {
       "nc", "all-to-all broadcast: unicasts and aggregate hops of the plain and the "
             "network-coded scheme (SPEC 3.2), analytically, with the simulator's plan");
   nc->add_option("--topology", o.nc_topology, "mesh or torus")->capture_default_str();
-  nc->add_option("--k", o.nc_k, "nodes per dimension (2..256)")->capture_default_str();
-  nc->add_option("--n", o.nc_n, "dimensions (1..4)")->capture_default_str();
+  add_integer_option(*nc, "--k", o.nc_k, "nodes per dimension (2..256)");
+  add_integer_option(*nc, "--n", o.nc_n, "dimensions (1..4)");
   nc->add_option("--group", o.nc_group,
                  "group shape GxH (tiles the network), auto, or best (try every shape)")
       ->capture_default_str();
@@ -78,8 +78,7 @@ void add_analyze_nc_command(CLI::App& analyze, AnalyzeOptions& o) {
   nc->add_option("--subgroup", o.nc_subgroup, "recursive: subgroup shape, or auto")
       ->capture_default_str();
   nc->add_option("--intermediate", o.nc_intermediate, "center or corner")->capture_default_str();
-  nc->add_option("--sources", o.nc_sources, "many-to-all: sources, 0 = every node")
-      ->capture_default_str();
+  add_integer_option(*nc, "--sources", o.nc_sources, "many-to-all: sources, 0 = every node");
   nc->add_flag("--json", o.json, "print one JSON object");
   nc->callback([&o] { o.command = AnalyzeOptions::Command::nc; });
 }

@@ -35,27 +35,26 @@ void list_table(std::ostream& os, const char* title, const Table& table) {
        << "\n";
 }
 
-// The command a user mistyped, named (CLI11 would only say that a subcommand is required):
-// empty when every leading word is a known (sub)command.
-std::string unknown_command(CLI::App& app, int argc, char** argv) {
+// The command a user mistyped or left out, named (CLI11 would only say that a subcommand is
+// required): empty when the leading words name a command.
+std::string command_problem(CLI::App& app, int argc, char** argv) {
   CLI::App* level = &app;
   std::string path = "collnoc";
-  for (int i = 1; i < argc; ++i) {
-    const std::string word = argv[i];
-    if (word.empty() || word[0] == '-') return {};
+  for (int i = 1;; ++i) {
     const std::vector<CLI::App*> subs = level->get_subcommands([](CLI::App*) { return true; });
     if (subs.empty()) return {};  // the command's own arguments from here on
     std::string names;
+    for (CLI::App* s : subs) names += (names.empty() ? "" : ", ") + s->get_name();
+    if (i == argc) return path + " needs a command: one of " + names;
+    const std::string word = argv[i];
+    if (word.empty() || word[0] == '-') return {};
     CLI::App* next = nullptr;
-    for (CLI::App* s : subs) {
-      names += (names.empty() ? "" : ", ") + s->get_name();
+    for (CLI::App* s : subs)
       if (s->get_name() == word) next = s;
-    }
     if (!next) return "unknown command '" + word + "' after " + path + ": expected one of " + names;
     level = next;
     path += " " + word;
   }
-  return {};
 }
 
 }  // namespace
@@ -151,8 +150,8 @@ int cli_main(int argc, char** argv) {
   AnalyzeOptions analyze;
   CLI::App* analyze_cmd = add_analyze_command(app, analyze);
 
-  if (const std::string unknown = unknown_command(app, argc, argv); !unknown.empty()) {
-    std::cerr << "collnoc: error: " << unknown << " (see collnoc --help)\n";
+  if (const std::string problem = command_problem(app, argc, argv); !problem.empty()) {
+    std::cerr << "collnoc: error: " << problem << " (see collnoc --help)\n";
     return kExitBadInput;
   }
   try {
@@ -164,9 +163,12 @@ int cli_main(int argc, char** argv) {
   }
 
   try {
-    // An empty path given on purpose is not "no configuration".
-    if (run_cmd->parsed() && run_cmd->count("config") > 0 && run.config_path.empty())
-      throw InputError("config file: an empty path (omit it, or give -, for the defaults)");
+    // An empty path given on purpose is not "no configuration", nor "no waves".
+    if ((run_cmd->parsed() && run_cmd->count("config") > 0 && run.config_path.empty()) ||
+        (sweep_cmd->parsed() && sweep.config_path.empty()))
+      throw InputError("config file: an empty path (- means the built-in defaults)");
+    if (run_cmd->parsed() && vcd->count() > 0 && run.vcd_path.empty())
+      throw InputError("--vcd '': an empty path (omit --vcd for no waves)");
     if (run_cmd->parsed()) return run_command(run);
     if (sweep_cmd->parsed()) return sweep_command(sweep);
     if (list_cmd->parsed()) return list_command();

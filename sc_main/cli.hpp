@@ -6,6 +6,7 @@
 
 namespace CLI {
 class App;
+class Option;
 }
 
 namespace collnoc {
@@ -76,6 +77,11 @@ struct AnalyzeOptions {
   std::string nc_intermediate = "center";
   long long nc_sources = 0;
 };
+
+// An integer option of `analyze` (with its default shown): decimal digits that fit 64 bits, or
+// exit 2 naming it. CLI11 alone would read 99999999999999999999 as 2^63 - 1 and 010 as eight.
+CLI::Option* add_integer_option(CLI::App& app, const std::string& name, long long& value,
+                                const std::string& description);
 
 // Declares `analyze` and its commands on `app`, filling `options`; returns the `analyze` app.
 CLI::App* add_analyze_command(CLI::App& app, AnalyzeOptions& options);

@@ -143,7 +143,7 @@ std::vector<KeySpec> build_schema() {
       uint_key("topology.degree", 4, 2, kMaxRouterPorts - 1, "ports",
                "random: network ports (neighbours) per router",
                [](RunConfig& c, V v) { c.platform.topology.degree = u32(v); }),
-      uint_key("topology.seed", 1, 0, kU64Max, "-", "random: which graph is drawn",
+      uint_key("topology.seed", 1, 0, kU64Max, "", "random: which graph is drawn",
                [](RunConfig& c, V v) { c.platform.topology.seed = u64(v); }),
       spec("hdn.base", T::string, std::string("torus:2x3x5"), "",
            "hdn: base network, torus:AxBx... or hypercube:N",
@@ -239,7 +239,7 @@ std::vector<KeySpec> build_schema() {
                  c.platform.system.ni.compression.size_mode =
                      text(v) == "real" ? CompressedSize::real : CompressedSize::fixed_ratio;
                }),
-      real_key("ni.fixed_ratio", 2.0, 1.0, 1e9, true, "-",
+      real_key("ni.fixed_ratio", 2.0, 1.0, 1e9, true, "",
                "fixed_ratio size mode, and C of the break-even model (must be > 1)",
                [](RunConfig& c, V v) { c.platform.system.ni.compression.fixed_ratio = real(v); }),
       uint_key("ni.codec_latency_cycles", 100, 0, kU32Max, "cycles",
@@ -459,7 +459,7 @@ std::string unknown_key_message(const std::string& key) {
     const std::size_t d = edit_distance(key, s.key);
     if (d < best_distance) best_distance = d, best = s.key;
   }
-  std::string msg = "unknown configuration key " + key;
+  std::string msg = "unknown configuration key " + shown_value(key);
   if (!best.empty()) msg += " (did you mean " + best + "?)";
   return msg + "; `collnoc run --dump-config` lists every key";
 }
@@ -486,17 +486,6 @@ bool parse_uint(const std::string& s, std::uint64_t& out) {
   errno = 0;
   char* end = nullptr;
   const unsigned long long v = std::strtoull(s.c_str(), &end, 10);
-  if (*end != '\0' || errno == ERANGE) return false;
-  out = v;
-  return true;
-}
-
-bool parse_int(const std::string& s, std::int64_t& out) {
-  const std::size_t digits = !s.empty() && (s[0] == '-' || s[0] == '+') ? 1 : 0;
-  if (s.size() <= digits || !std::isdigit(static_cast<unsigned char>(s[digits]))) return false;
-  errno = 0;
-  char* end = nullptr;
-  const long long v = std::strtoll(s.c_str(), &end, 10);
   if (*end != '\0' || errno == ERANGE) return false;
   out = v;
   return true;
@@ -537,13 +526,10 @@ std::string with_unit(const std::string& s, const KeySpec& k) {
   return k.unit.empty() ? s : s + " " + k.unit;
 }
 
-// "in 1..8", ">= 1", or "" when the bounds are the type's own.
-// Empty only for a key that takes any 64-bit value.
+// "in 1..8": both bounds, even a 64-bit key's, so that a value too large to read is told what
+// the largest is.
 std::string uint_range(const KeySpec& k) {
-  if (k.uint_max != kU64Max)
-    return "in " + std::to_string(k.uint_min) + ".." + std::to_string(k.uint_max);
-  if (k.uint_min > 0) return ">= " + std::to_string(k.uint_min);
-  return "";
+  return "in " + std::to_string(k.uint_min) + ".." + std::to_string(k.uint_max);
 }
 
 std::string real_range(const KeySpec& k) {
@@ -564,22 +550,22 @@ std::string allowed_text(const KeySpec& k) {
 
 ConfigValue parse_value(const KeySpec& k, const YAML::Node& node, const std::string& where) {
   if (!node || node.IsNull()) throw InputError(k.key + " has no value" + where);
-  const std::string shown = node_text(node);
+  const std::string shown = shown_value(node_text(node));
   auto fail = [&](const std::string& why) -> InputError {
     return InputError(k.key + " = " + shown + ": " + why + where);
   };
-  // `element`: one item of a list (or the single value a list key was given).
+  const std::string range = with_unit(uint_range(k), k);
+  // Not an unsigned integer (or a list of them): what is, with the range of each. `element`: one
+  // item of a list (or the single value a list key was given).
+  auto not_uint = [&](const char* what, bool element) {
+    return fail(std::string("must be ") + what + (element ? " (each " + range + ")" : " " + range));
+  };
   auto check_uint = [&](const YAML::Node& n, const char* what, bool element) -> std::uint64_t {
     std::uint64_t v = 0;
-    const std::string range = uint_range(k);
-    if (!n.IsScalar() || !parse_uint(n.Scalar(), v)) {
-      std::string why = std::string("must be ") + what;
-      if (!range.empty()) why += element ? " (each " + with_unit(range, k) + ")" : " " + range;
-      throw fail(why);
-    }
+    if (!n.IsScalar() || !parse_uint(n.Scalar(), v)) throw not_uint(what, element);
     if (v < k.uint_min || v > k.uint_max)
       throw fail(std::string(element && !node.IsScalar() ? "every value must be " : "must be ") +
-                 with_unit(range, k));
+                 range);
     return v;
   };
   switch (k.type) {
@@ -592,12 +578,12 @@ ConfigValue parse_value(const KeySpec& k, const YAML::Node& node, const std::str
     }
     case ValueType::double_: {
       double v = 0;
-      const std::string range = real_range(k);
+      const std::string real = real_range(k);
       if (!node.IsScalar() || !parse_real(node.Scalar(), v))
-        throw fail(with_unit("must be a number" + (range.empty() ? "" : " " + range), k));
+        throw fail(with_unit("must be a number" + (real.empty() ? "" : " " + real), k));
       const bool low_ok = k.real_min_open ? v > k.real_min : v >= k.real_min;
       if (k.real_bounded && !(low_ok && v <= k.real_max))
-        throw fail(with_unit("must be " + range, k));
+        throw fail(with_unit("must be " + real, k));
       return v;
     }
     case ValueType::bool_: {
@@ -607,7 +593,9 @@ ConfigValue parse_value(const KeySpec& k, const YAML::Node& node, const std::str
     }
     case ValueType::string: {
       if (!node.IsScalar()) throw fail("must be a single word, not a list or map");
-      if (k.allowed) {
+      // The default is allowed even when it names nothing (workload.collective ""), so that the
+      // configuration a results file records reads back.
+      if (k.allowed && node.Scalar() != text(k.default_value)) {
         const auto names = k.allowed();
         if (std::find(names.begin(), names.end(), node.Scalar()) == names.end())
           throw fail("must be one of: " + join(names, ", "));
@@ -626,7 +614,7 @@ ConfigValue parse_value(const KeySpec& k, const YAML::Node& node, const std::str
         for (const YAML::Node& item : node) values.push_back(check_uint(item, what, true));
         if (values.empty()) throw fail("must not be an empty list");
       } else {
-        throw fail(std::string("must be ") + what);
+        throw not_uint(what, true);
       }
       return values;
     }
@@ -635,6 +623,17 @@ ConfigValue parse_value(const KeySpec& k, const YAML::Node& node, const std::str
 }
 
 }  // namespace
+
+bool parse_int(const std::string& s, std::int64_t& out) {
+  const std::size_t digits = !s.empty() && (s[0] == '-' || s[0] == '+') ? 1 : 0;
+  if (s.size() <= digits || !std::isdigit(static_cast<unsigned char>(s[digits]))) return false;
+  errno = 0;
+  char* end = nullptr;
+  const long long v = std::strtoll(s.c_str(), &end, 10);
+  if (*end != '\0' || errno == ERANGE) return false;
+  out = v;
+  return true;
+}
 
 const char* to_string(ValueType t) {
   switch (t) {

@@ -72,6 +72,9 @@ struct KeySpec {
 const std::vector<KeySpec>& config_schema();
 const KeySpec* find_key(const std::string& key);
 
+// Reads a whole number written in decimal (an optional sign, then digits) that fits 64 bits.
+bool parse_int(const std::string& s, std::int64_t& out);
+
 // Renders a value as YAML text ("8", "0.1", "[4, 8]", "true").
 std::string format_value(const ConfigValue& v);
 

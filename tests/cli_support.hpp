@@ -2,11 +2,23 @@
 #pragma once
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
-#include <sys/wait.h>
+#include <thread>
+#include <vector>
+
+extern char** environ;
 
 namespace collnoc::test {
 
@@ -48,5 +60,69 @@ inline Result run_collnoc(const std::string& args, bool with_stderr = true) {
   const int raw = pclose(pipe);
   return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, out};
 }
+
+inline std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A collnoc process started in the background with `args` as they are (no shell), its output in
+// a file; `tmpdir` as its TMPDIR, and `cwd` (unless empty) as its working directory.
+struct Child {
+  pid_t pid = -1;
+  std::string log;
+
+  Child(const std::vector<std::string>& args, const std::string& log_path, const std::string& tmpdir,
+        const std::string& cwd = "")
+      : log(log_path) {
+    std::vector<std::string> all{COLLNOC_BINARY};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (std::string& a : all) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    std::vector<std::string> env_text{"SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1", "TMPDIR=" + tmpdir};
+    std::vector<char*> envp;
+    for (char** e = environ; *e; ++e)
+      if (std::string(*e).rfind("TMPDIR=", 0) != 0) envp.push_back(*e);
+    for (std::string& e : env_text) envp.push_back(e.data());
+    envp.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+    if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
+    REQUIRE(posix_spawn(&pid, COLLNOC_BINARY, &actions, nullptr, argv.data(), envp.data()) == 0);
+    posix_spawn_file_actions_destroy(&actions);
+  }
+  // Its exit status (128 + signal if a signal ended it). With `seconds` > 0 it is killed when it
+  // runs longer, so that a test reports a process that hangs instead of hanging itself.
+  int wait(double seconds = 0) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    int status = 0;
+    pid_t done = 0;
+    while ((done = ::waitpid(pid, &status, seconds > 0 ? WNOHANG : 0)) == 0) {
+      if (std::chrono::steady_clock::now() < until) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        continue;
+      }
+      ::kill(pid, SIGKILL);
+      seconds = 0;  // and wait for it to go
+    }
+    REQUIRE(done == pid);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+  // Waits until its log contains `text` (at most `seconds`).
+  bool wait_for_output(const std::string& text, double seconds) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (std::chrono::steady_clock::now() < until) {
+      if (read_text(log).find(text) != std::string::npos) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return false;
+  }
+};
 
 }  // namespace collnoc::test

@@ -541,23 +541,3 @@ TEST_CASE("hdn cli: analyze hdn prints a table", "[hdn][cli]") {
   CHECK(has(r.output, "3D torus"));
   CHECK(has(r.output, "= formula"));
 }
-
-TEST_CASE("hdn cli: bad input exits 2 with a clear message", "[hdn][cli]") {
-  const std::vector<std::pair<std::string, std::string>> cases = {
-      {"--supernodes 7", "not a product of factor sizes"},
-      {"--base torus:2x3x6 --supernodes 6", "ambiguous"},
-      {"--levels -1", "--levels = -1"},
-      {"--base ''", "--base = (empty)"},
-      {"--base torus:", "not a product of rings"},
-      {"--base cube:3", "unknown kind"},
-      {"--levels 2 --supernodes 1", "one per level"},
-      {"--levels 2 --bfs", "limited to 2^17"},
-      {"--weights 0.5", "--weights"},
-  };
-  for (const auto& [args, message] : cases) {
-    const Result r = run_collnoc("analyze hdn " + args + " --json");
-    INFO(args << "\n" << r.output);
-    CHECK(r.status == 2);
-    CHECK(has(r.output, message));
-  }
-}

@@ -306,25 +306,3 @@ TEST_CASE("cli: collnoc list names the message protocols", "[protocol][cli]") {
     CHECK(r.output.find(name, table) != std::string::npos);
   }
 }
-
-TEST_CASE("cli: bad msg.protocol input exits 2 naming the key", "[protocol][cli]") {
-  const std::string alltoall = "--set workload.kind=collective --set workload.collective=alltoall "
-                               "--set workload.algorithm=pairwise ";
-  const std::vector<std::pair<std::string, std::string>> bad = {
-      {alltoall + "--set platform=scc --set msg.protocol=credit", "one of: eager, rendezvous, mpb"},
-      {alltoall + "--set platform=tilepro --set msg.protocol=mpb", "platform scc (not tilepro)"},
-      {alltoall + "--set msg.protocol=mpb", "platform scc (not kary_ncube)"},
-      {"--set topology.k=4 --set workload.kind=all_to_all_broadcast --set msg.protocol=rendezvous",
-       "all_to_all_broadcast"},
-      {"--set platform=scc --set workload.kind=collective --set workload.collective=broadcast "
-       "--set workload.algorithm=onesided --set msg.protocol=mpb",
-       "lays out the message-passing buffers itself"},
-  };
-  for (const auto& [args, allowed] : bad) {
-    const Result r = run_collnoc("run --quiet " + args);
-    INFO(args << "\n" << r.output);
-    CHECK(r.status == 2);
-    CHECK(r.output.find("msg.protocol") != std::string::npos);
-    CHECK(r.output.find(allowed) != std::string::npos);
-  }
-}

@@ -24,64 +24,14 @@
 
 #include "cli_support.hpp"
 
-extern char** environ;
-
 namespace {
 
 namespace fs = std::filesystem;
+using collnoc::test::Child;
+using collnoc::test::read_text;
 using collnoc::test::Result;
 using collnoc::test::run_collnoc;
 using collnoc::test::temp_path;
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// A collnoc process started in the background, its output in a file; `tmpdir` as its TMPDIR.
-struct Child {
-  pid_t pid = -1;
-  std::string log;
-
-  Child(const std::vector<std::string>& args, const std::string& log_path, const std::string& tmpdir)
-      : log(log_path) {
-    std::vector<std::string> all{COLLNOC_BINARY};
-    all.insert(all.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (std::string& a : all) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    std::vector<std::string> env_text{"SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1", "TMPDIR=" + tmpdir};
-    std::vector<char*> envp;
-    for (char** e = environ; *e; ++e)
-      if (std::string(*e).rfind("TMPDIR=", 0) != 0) envp.push_back(*e);
-    for (std::string& e : env_text) envp.push_back(e.data());
-    envp.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-    REQUIRE(posix_spawn(&pid, COLLNOC_BINARY, &actions, nullptr, argv.data(), envp.data()) == 0);
-    posix_spawn_file_actions_destroy(&actions);
-  }
-  // Its exit status (128 + signal if a signal ended it).
-  int wait() {
-    int status = 0;
-    REQUIRE(::waitpid(pid, &status, 0) == pid);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  }
-  // Waits until its log contains `text` (at most `seconds`).
-  bool wait_for_output(const std::string& text, double seconds) {
-    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-    while (std::chrono::steady_clock::now() < until) {
-      if (read_text(log).find(text) != std::string::npos) return true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    return false;
-  }
-};
 
 // collnoc processes whose parent is `parent`.
 unsigned children_of(pid_t parent) {
@@ -148,61 +98,16 @@ TEST_CASE("output: results reach a FIFO's reader, and a link's target is replace
   CHECK_FALSE(fs::exists(target + ".tmp"));
 }
 
-TEST_CASE("output: paths that cannot take the results are refused before simulating",
-          "[reliability]") {
-  const std::string dir = temp_path("outdir");
-  fs::create_directories(dir);
-  fs::create_directories(temp_path("waves.vcd.gtkw"));  // where the save file would go
+TEST_CASE("output: a read-only directory is refused before simulating", "[reliability]") {
+  // (The other paths that cannot take the results are rows of bad_input.table; root writes into
+  // read-only directories, so only another user can see this one refused.)
+  if (::geteuid() == 0) return;
   const std::string readonly_dir = temp_path("readonly");
   fs::create_directories(readonly_dir);
   fs::permissions(readonly_dir, fs::perms::owner_read | fs::perms::owner_exec);
-  struct Case {
-    std::string args, word;
-  };
-  const std::vector<Case> cases{
-      {"--out /proc/version", "/proc"},
-      {"--out " + dir, "directory"},
-      {"--out " + dir + "/", "directory"},
-      {"--out " + dir + "/missing/r.json", "does not exist"},
-      {"--out ''", "empty path"},
-      {"--vcd " + temp_path("waves"), "GTKWave"},
-      {"--vcd " + dir + "/missing/w.vcd", "does not exist"},
-  };
-  for (const Case& c : cases) {
-    // 10 million cycles: refused at once, or the test would take minutes.
-    Result r = run_collnoc("run --set sim.measure_cycles=10000000 --quiet " + c.args);
-    INFO(c.args << "\n" << r.output);
-    CHECK(r.status == 2);
-    CHECK(r.output.find(c.word) != std::string::npos);
-  }
-  if (::geteuid() != 0) {  // (root writes into read-only directories)
-    Result r = run_collnoc("run --quiet --out " + readonly_dir + "/r.json");
-    CHECK(r.status == 2);
-  }
+  Result r = run_collnoc("run --quiet --out " + readonly_dir + "/r.json");
+  CHECK(r.status == 2);
   fs::permissions(readonly_dir, fs::perms::owner_all);
-}
-
-TEST_CASE("input: a directory, a FIFO or an empty path is not a configuration or a payload file",
-          "[reliability]") {
-  const std::string dir = temp_path("configdir");
-  fs::create_directories(dir);
-  const std::string fifo = temp_path("config.fifo");
-  REQUIRE(::mkfifo(fifo.c_str(), 0644) == 0);
-  struct Case {
-    std::string args, word;
-  };
-  for (const Case& c : std::vector<Case>{
-           {"run " + dir, "is a directory"},
-           {"run " + fifo, "not a regular file"},
-           {"run ''", "empty path"},
-           {"run --set traffic.payload=file:" + dir + ":int32", "is a directory"},
-           {"analyze codec --codec fpc --type int32 " + dir, "is a directory"},
-       }) {
-    Result r = run_collnoc(c.args);
-    INFO(c.args << "\n" << r.output);
-    CHECK(r.status == 2);
-    CHECK(r.output.find(c.word) != std::string::npos);
-  }
 }
 
 TEST_CASE("interrupt: SIGINT stops a run with its results so far and exit status 130",
