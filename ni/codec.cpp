@@ -1,5 +1,7 @@
 #include "ni/codec.hpp"
 
+#include <algorithm>
+
 #include <stdexcept>
 
 #include "ni/fpc_codec.hpp"
@@ -39,14 +41,20 @@ void Codec::check_count(std::size_t count) const {
                                 std::to_string(words_per_unit()) + " (whole elements only)");
 }
 
+bool CodecEntry::serves_type(ElementType t) const {
+  return std::find(serves.begin(), serves.end(), t) != serves.end();
+}
+
 const std::vector<CodecEntry>& codecs() {
   static const std::vector<CodecEntry> table = {
       {"fpc", "frequent-pattern compression of int32 words, lossless (SPEC 2.1)",
-       [](const CodecParams&) -> std::unique_ptr<Codec> { return std::make_unique<FpcCodec>(); }},
+       [](const CodecParams&) -> std::unique_ptr<Codec> { return std::make_unique<FpcCodec>(); },
+       {ElementType::int32}},
       {"lsb_cut", "drops the ni.lsb_cut_bits low bits of each double, lossy (SPEC 2.2)",
        [](const CodecParams& p) -> std::unique_ptr<Codec> {
          return std::make_unique<LsbCutCodec>(p.lsb_cut_bits);
-       }},
+       },
+       {ElementType::float64, ElementType::complex64}},
   };
   return table;
 }
@@ -56,13 +64,9 @@ std::unique_ptr<Codec> make_codec(const std::string& name, const CodecParams& pa
   return lookup(codecs(), name, "ni.codec").make(params);
 }
 
-const char* codec_name_for(ElementType type) {
-  switch (type) {
-    case ElementType::int32: return "fpc";
-    case ElementType::float64:
-    case ElementType::complex64: return "lsb_cut";
-    case ElementType::raw: return nullptr;
-  }
+const CodecEntry* codec_entry_for(ElementType type) {
+  for (const CodecEntry& e : codecs())
+    if (e.serves_type(type)) return &e;
   return nullptr;
 }
 
@@ -70,8 +74,8 @@ CodecSet::CodecSet(const CodecParams& params) {
   validate(params);
   for (ElementType t : {ElementType::raw, ElementType::int32, ElementType::float64,
                         ElementType::complex64})
-    if (const char* name = codec_name_for(t))
-      by_type_[static_cast<std::size_t>(t)] = make_codec(name, params);
+    if (const CodecEntry* entry = codec_entry_for(t))
+      by_type_[static_cast<std::size_t>(t)] = entry->make(params);
 }
 
 }  // namespace collnoc

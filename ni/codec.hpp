@@ -54,7 +54,6 @@ class Codec {
 
   virtual const char* name() const = 0;
   virtual bool lossless() const = 0;
-  virtual bool applies_to(ElementType type) const = 0;
   // `count` below must be a multiple of this (LSB-cut codes a double, two words, at a time);
   // otherwise std::invalid_argument.
   virtual unsigned words_per_unit() const = 0;
@@ -71,15 +70,23 @@ class Codec {
 };
 
 using CodecFactory = std::function<std::unique_ptr<Codec>(const CodecParams&)>;
-using CodecEntry = Registered<CodecFactory>;
+// A codec is one class and one entry: its name, and the element types it compresses
+// ("compress by type", SPEC 2.3/2.4: the first entry serving a type is that type's codec).
+struct CodecEntry {
+  const char* name;
+  const char* description;
+  CodecFactory make;
+  std::vector<ElementType> serves;
+  bool serves_type(ElementType t) const;
+};
 
-// The codecs by name (the values of ni.codec): fpc, lsb_cut.
+// The codecs by name (the values of analyze codec --codec): fpc, lsb_cut.
 const std::vector<CodecEntry>& codecs();
 // Validates `params`; an unknown name is ParamError("ni.codec", name, the names).
 std::unique_ptr<Codec> make_codec(const std::string& name, const CodecParams& params);
 
-// "Compress by type" (SPEC 2.3/2.4): the codec for an element type, or nullptr (raw: never).
-const char* codec_name_for(ElementType type);
+// The entry of the codec that compresses `type`, or nullptr (raw: never compressed).
+const CodecEntry* codec_entry_for(ElementType type);
 
 // One NI's codecs, built once from its parameters; codec_for() is what the NI calls per packet.
 class CodecSet {

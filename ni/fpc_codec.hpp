@@ -44,7 +44,6 @@ class FpcCodec final : public Codec {
 
   const char* name() const override { return "fpc"; }
   bool lossless() const override { return true; }
-  bool applies_to(ElementType type) const override { return type == ElementType::int32; }
   unsigned words_per_unit() const override { return 1; }
   std::uint64_t encoded_bits(const std::uint32_t* words, std::size_t count) const override;
   void encode(const std::uint32_t* words, std::size_t count, BitWriter& out) const override;

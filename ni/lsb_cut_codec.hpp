@@ -34,9 +34,6 @@ class LsbCutCodec final : public Codec {
 
   const char* name() const override { return "lsb_cut"; }
   bool lossless() const override { return false; }
-  bool applies_to(ElementType type) const override {
-    return type == ElementType::float64 || type == ElementType::complex64;
-  }
   unsigned words_per_unit() const override { return 2; }
   std::uint64_t encoded_bits(const std::uint32_t* words, std::size_t count) const override;
   void encode(const std::uint32_t* words, std::size_t count, BitWriter& out) const override;

@@ -1,5 +1,7 @@
 #include "platforms/platform.hpp"
 
+#include <algorithm>
+
 #include "noc/hdn.hpp"
 #include "platforms/tilepro.hpp"
 
@@ -26,21 +28,23 @@ std::vector<unsigned> expand_k(const TopologyParams& p) {
   return p.k;
 }
 
-// A chip of fixed shape: topology.* must be left at its defaults (they describe nothing here).
-TopologyParams fixed_chip(const PlatformParams& p, const char* shape, std::vector<unsigned> k,
-                          unsigned endpoints_per_router) {
+// The fixed chip's topology: topology.* must be left at its defaults (they describe nothing
+// here).
+TopologyParams fixed_chip(const PlatformParams& p, const PlatformEntry& chip) {
   const TopologyParams untouched;
+  std::string shape;
+  for (unsigned k : chip.chip_k) shape += (shape.empty() ? "" : "x") + std::to_string(k);
   const std::string why = std::string("platform ") + p.name + " is a fixed " + shape +
-                          " chip: leave topology.* at its defaults";
+                          " mesh chip: leave topology.* at its defaults";
   if (p.topology.kind != untouched.kind) throw ParamError("topology.kind", p.topology.kind, why);
   if (p.topology.k != untouched.k)
     throw ParamError("topology.k", k_text(p.topology.k), why);
   if (p.topology.n != untouched.n) throw ParamError("topology.n", std::to_string(p.topology.n), why);
   TopologyParams t;
   t.kind = "mesh";
-  t.k = std::move(k);
-  t.n = 2;
-  t.endpoints_per_router = endpoints_per_router;
+  t.k = chip.chip_k;
+  t.n = static_cast<unsigned>(chip.chip_k.size());
+  t.endpoints_per_router = chip.chip_cores_per_router;
   return t;
 }
 
@@ -65,7 +69,7 @@ std::unique_ptr<NocSystem> make_tilepro(const PlatformParams& p) {
 std::unique_ptr<NocSystem> make_scc(const PlatformParams& p) {
   SystemParams sys = p.system;
   sys.routing = "dor";
-  sys.ni.mpb_bytes = kSccBufferBytes;
+  sys.ni.mpb_bytes = platform_mpb_bytes(p);
   sys.clock_period_ns = 1000.0 / 1066.0;
   return std::make_unique<NocSystem>(p.instance.c_str(), make_topology(platform_topology(p)), sys);
 }
@@ -80,26 +84,29 @@ std::unique_ptr<NocSystem> make_free_shape(const PlatformParams& p) {
 }  // namespace
 
 TopologyParams platform_topology(const PlatformParams& p) {
-  if (p.name == "tilepro") return fixed_chip(p, "8x8 mesh", {8, 8}, 1);
-  if (p.name == "scc") return fixed_chip(p, "6x4 mesh", {6, 4}, 2);
+  const PlatformEntry& entry = platform_entry(p.name);
+  if (!entry.chip_k.empty()) return fixed_chip(p, entry);
   const std::string& kind = p.topology.kind;
-  if (p.name == "kary_ncube" && kind != "mesh" && kind != "torus")
-    throw ParamError("topology.kind", kind,
-                     "platform kary_ncube needs mesh or torus (irregular graphs: platform = "
-                     "irregular)");
-  if (p.name == "irregular" && kind != "random")
-    throw ParamError("topology.kind", kind, "platform irregular needs random");
-  if (p.name == "hdn" && kind != "hdn")
-    throw ParamError("topology.kind", kind, "platform hdn needs hdn");
+  const std::vector<std::string>& kinds = entry.topology_kinds;
+  if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) {
+    std::string allowed;
+    for (const std::string& k : kinds) allowed += (allowed.empty() ? "" : " or ") + k;
+    std::string elsewhere;  // the platform that is built on this kind, if one is
+    for (const PlatformEntry& other : platforms())
+      for (const std::string& k : other.topology_kinds)
+        if (k == kind) elsewhere = " (" + kind + ": platform = " + other.name + ")";
+    throw ParamError("topology.kind", kind, "platform " + p.name + " needs " + allowed + elsewhere);
+  }
   return p.topology;
 }
 
 unsigned platform_mpb_bytes(const PlatformParams& p) {
-  return p.name == "scc" ? kSccBufferBytes : p.system.ni.mpb_bytes;
+  const unsigned chip = platform_entry(p.name).mpb_bytes;
+  return chip ? chip : p.system.ni.mpb_bytes;
 }
 
 std::string default_application_grid(const std::string& platform) {
-  return platform == "tilepro" ? "7x7" : "";
+  return platform_entry(platform).default_grid;
 }
 
 const std::vector<TopologyEntry>& topologies() {
@@ -131,24 +138,45 @@ std::unique_ptr<Topology> make_topology(const TopologyParams& p) {
 }
 
 const std::vector<PlatformEntry>& platforms() {
-  static const std::vector<PlatformEntry> table = {
-      {"kary_ncube", "mesh or torus of routers, one NI (and core) per router", make_free_shape},
-      {"irregular", "irregular graph of routers (topology.kind = random), one NI and core each",
-       make_free_shape},
-      {"hdn", "hierarchical dual-net HDN(B,k,S) (topology.kind = hdn, hdn.*), one NI and core each",
-       make_free_shape},
-      {"tilepro", "TilePro-like 8x8 mesh of tiles at 700 MHz; dynamic network UDN (DOR wormhole, "
-                  "udn.hop_latency_cycles per hop); applications on workload.grid (7x7)",
-       make_tilepro},
-      {"scc", "SCC-like 6x4 mesh, 2 cores per router, 8 KB message-passing buffer per core "
-              "(put / get), 1066 MHz",
-       make_scc},
-  };
+  static const std::vector<PlatformEntry> table = [] {
+    std::vector<PlatformEntry> t;
+    PlatformEntry e{"kary_ncube", "mesh or torus of routers, one NI (and core) per router",
+                    make_free_shape};
+    e.topology_kinds = {"mesh", "torus"};
+    t.push_back(e);
+    e = {"irregular", "irregular graph of routers (topology.kind = random), one NI and core each",
+         make_free_shape};
+    e.topology_kinds = {"random"};
+    t.push_back(e);
+    e = {"hdn", "hierarchical dual-net HDN(B,k,S) (topology.kind = hdn, hdn.*), one NI and core each",
+         make_free_shape};
+    e.topology_kinds = {"hdn"};
+    t.push_back(e);
+    e = {"tilepro", "TilePro-like 8x8 mesh of tiles at 700 MHz; dynamic network UDN (DOR wormhole, "
+                    "udn.hop_latency_cycles per hop); applications on workload.grid (7x7)",
+         make_tilepro};
+    e.chip_k = {8, 8};
+    e.default_grid = "7x7";
+    e.static_network = true;
+    t.push_back(e);
+    e = {"scc", "SCC-like 6x4 mesh, 2 cores per router, 8 KB message-passing buffer per core "
+                "(put / get), 1066 MHz",
+         make_scc};
+    e.chip_k = {6, 4};
+    e.chip_cores_per_router = 2;
+    e.mpb_bytes = kSccBufferBytes;
+    t.push_back(e);
+    return t;
+  }();
   return table;
 }
 
+const PlatformEntry& platform_entry(const std::string& name) {
+  return lookup(platforms(), name, "platform");
+}
+
 std::unique_ptr<NocSystem> make_platform(const PlatformParams& p) {
-  return lookup(platforms(), p.name, "platform").make(p);
+  return platform_entry(p.name).make(p);
 }
 
 }  // namespace collnoc

@@ -36,9 +36,23 @@ using TopologyEntry = Registered<std::function<std::unique_ptr<Topology>(const T
 const std::vector<TopologyEntry>& topologies();
 std::unique_ptr<Topology> make_topology(const TopologyParams& p);
 
-using PlatformEntry =
-    Registered<std::function<std::unique_ptr<NocSystem>(const PlatformParams&)>>;
+// A platform: its builder, and what it is, so that nothing else asks for it by name. A platform
+// is one builder function and one entry in platforms().
+struct PlatformEntry {
+  const char* name;
+  const char* description;
+  std::function<std::unique_ptr<NocSystem>(const PlatformParams&)> make;
+  // A chip of fixed shape (a 2-D mesh of these routers per side, this many cores per router;
+  // topology.* must stay at its defaults), or none: built on topology.*, of one of these kinds.
+  std::vector<unsigned> chip_k;
+  unsigned chip_cores_per_router = 1;
+  std::vector<std::string> topology_kinds;
+  unsigned mpb_bytes = 0;         // message-passing buffer per core (0: ni.mpb_bytes, none)
+  const char* default_grid = "";  // applications' sub-grid when workload.grid is empty ("": all)
+  bool static_network = false;    // a configured (static) network beside the routers
+};
 const std::vector<PlatformEntry>& platforms();
+const PlatformEntry& platform_entry(const std::string& name);  // ParamError naming `platform`
 std::unique_ptr<NocSystem> make_platform(const PlatformParams& p);
 
 // The topology platform `p` is built on: the chip's own for a fixed chip (tilepro: 8x8 mesh),
@@ -46,9 +60,9 @@ std::unique_ptr<NocSystem> make_platform(const PlatformParams& p);
 // topology.kind is not one the platform builds (so that checking a configuration refuses it
 // as building it would).
 TopologyParams platform_topology(const PlatformParams& p);
-// Bytes of each core's message-passing buffer on platform `p` (scc: 8 KB; 0: none).
+// Bytes of each core's message-passing buffer on platform `p` (0: none).
 unsigned platform_mpb_bytes(const PlatformParams& p);
-// The sub-grid applications use when workload.grid is empty ("7x7" on tilepro; "" = all).
+// The sub-grid applications use when workload.grid is empty ("" = all).
 std::string default_application_grid(const std::string& platform);
 
 }  // namespace collnoc

@@ -84,12 +84,9 @@ std::vector<std::uint32_t> read_dump(const std::string& path, unsigned element_b
 std::string codec_coverage() {
   std::string s;
   for (const CodecEntry& e : codecs()) {
-    const auto c = e.make(CodecParams{});
     s += s.empty() ? "" : "; ";
     s += std::string(e.name) + ":";
-    for (ElementType t : {ElementType::raw, ElementType::int32, ElementType::float64,
-                          ElementType::complex64})
-      if (c->applies_to(t)) s += std::string(" ") + to_string(t);
+    for (ElementType t : e.serves) s += std::string(" ") + to_string(t);
   }
   return s;
 }
@@ -111,7 +108,7 @@ int analyze_codec(const AnalyzeOptions& o) {
   } catch (const ParamError& e) {
     rethrow_for_option(e, "--codec", o.codec);
   }
-  if (!codec->applies_to(type))
+  if (!lookup(codecs(), o.codec, "--codec").serves_type(type))
     throw InputError("--codec = " + o.codec + ": does not code --type " + o.element_type + " (" +
                      codec_coverage() + ")");
 
