@@ -4,8 +4,8 @@
 // receiver would put a bit aligner in front (a 3-bit prefix peek, then a shift by the length).
 //
 // One register stage, kPipelineDepth = 1: a code accepted at rising edge t is decoded on out_word
-// right after edge t; the earliest edge a consumer takes it is t + 1. Same handshake and reset
-// rules as FpcEncoderRtl (rtl_models/README.md).
+// right after edge t; the earliest edge a consumer takes it is t + 1. Clock, reset and handshake:
+// StreamBlock.
 //
 // out_error flags a code the encoder could not have written (FpcCodec::decode throws for it):
 // the unused prefix 110, a length that is not 3 + the prefix's data bits, or bits set above the
@@ -13,37 +13,28 @@
 #pragma once
 #include <systemc>
 
+#include "rtl_models/stream_block.hpp"
+
 namespace collnoc {
 
-class FpcDecoderRtl : public sc_core::sc_module {
+class FpcDecoderRtl : public StreamBlock {
  public:
   static constexpr unsigned kPipelineDepth = 1;
 
-  sc_core::sc_in<bool> clk{"clk"};
-  sc_core::sc_in<bool> rst{"rst"};  // synchronous, active high
-
-  sc_core::sc_in<bool> in_valid{"in_valid"};
-  sc_core::sc_out<bool> in_ready{"in_ready"};
   sc_core::sc_in<sc_dt::sc_uint<35>> in_code{"in_code"};
   sc_core::sc_in<sc_dt::sc_uint<6>> in_bits{"in_bits"};
-
-  sc_core::sc_out<bool> out_valid{"out_valid"};
-  sc_core::sc_in<bool> out_ready{"out_ready"};
   sc_core::sc_out<sc_dt::sc_uint<32>> out_word{"out_word"};
   sc_core::sc_out<bool> out_error{"out_error"};
 
-  explicit FpcDecoderRtl(sc_core::sc_module_name name);
-
-  // Adds the ports to `tf` as "<this module's name>.<port>"; call before the simulation starts.
   // Signal names: rtl_models/fpc_decoder_rtl.gtkw.
-  void trace(sc_core::sc_trace_file* tf) const;
+  explicit FpcDecoderRtl(sc_core::sc_module_name name);
 
   // The combinational decode: the word, or error = true (and word 0) for an impossible code.
   static sc_dt::sc_uint<32> decode(sc_dt::sc_uint<35> code, sc_dt::sc_uint<6> bits, bool& error);
 
  private:
-  void on_clock();
-  void update_in_ready();
+  void load(unsigned stage) override;
+  void clear() override;
 };
 
 }  // namespace collnoc

@@ -1,18 +1,13 @@
 #include "rtl_models/fpc_encoder_rtl.hpp"
 
-#include <string>
-
 namespace collnoc {
 
 using sc_dt::sc_uint;
 
-FpcEncoderRtl::FpcEncoderRtl(sc_core::sc_module_name name) : sc_module(name) {
-  SC_HAS_PROCESS(FpcEncoderRtl);
-  SC_METHOD(on_clock);
-  sensitive << clk.pos();
-  dont_initialize();
-  SC_METHOD(update_in_ready);
-  sensitive << rst << s1_valid_ << out_valid << out_ready;
+FpcEncoderRtl::FpcEncoderRtl(sc_core::sc_module_name name) : StreamBlock(name, kPipelineDepth) {
+  trace_also(in_word);
+  trace_also(stage_valid(1), "s1_valid");
+  trace_also(s1_prefix_, s1_word_, out_code, out_bits);
 }
 
 sc_uint<3> FpcEncoderRtl::classify(sc_uint<32> word) {
@@ -26,62 +21,28 @@ sc_uint<3> FpcEncoderRtl::classify(sc_uint<32> word) {
   return 0b111;                               // sent whole
 }
 
-void FpcEncoderRtl::on_clock() {
-  if (rst.read()) {
-    s1_valid_.write(false);
-    s1_word_.write(0);
-    s1_prefix_.write(0);
-    out_valid.write(false);
-    out_code.write(0);
-    out_bits.write(0);
+void FpcEncoderRtl::load(unsigned stage) {
+  if (stage == 1) {  // classify
+    const sc_uint<32> word = in_word.read();
+    s1_word_.write(word);
+    s1_prefix_.write(classify(word));
     return;
   }
-  // A stage loads when it is empty or its word moves on at this edge.
-  const bool out_free = !out_valid.read() || out_ready.read();
-  const bool s1_free = !s1_valid_.read() || out_free;
-
-  if (out_free) {  // pack stage
-    out_valid.write(s1_valid_.read());
-    if (s1_valid_.read()) {
-      const sc_uint<3> prefix = s1_prefix_.read();
-      const sc_uint<32> word = s1_word_.read();
-      const unsigned data_bits = prefix == 0b111 ? 32u : 19u - prefix.to_uint();
-      sc_uint<35> code = sc_uint<35>(prefix) << data_bits;
-      code |= data_bits == 32 ? sc_uint<35>(word) : sc_uint<35>(word.range(data_bits - 1, 0));
-      out_code.write(code);
-      out_bits.write(3 + data_bits);
-    }
-  }
-  if (s1_free) {  // classify stage
-    const bool take = in_valid.read();
-    s1_valid_.write(take);
-    if (take) {
-      const sc_uint<32> word = in_word.read();
-      s1_word_.write(word);
-      s1_prefix_.write(classify(word));
-    }
-  }
+  // pack: the prefix above the data bits of the word
+  const sc_uint<3> prefix = s1_prefix_.read();
+  const sc_uint<32> word = s1_word_.read();
+  const unsigned data_bits = prefix == 0b111 ? 32u : 19u - prefix.to_uint();
+  sc_uint<35> code = sc_uint<35>(prefix) << data_bits;
+  code |= data_bits == 32 ? sc_uint<35>(word) : sc_uint<35>(word.range(data_bits - 1, 0));
+  out_code.write(code);
+  out_bits.write(3 + data_bits);
 }
 
-void FpcEncoderRtl::update_in_ready() {
-  const bool out_free = !out_valid.read() || out_ready.read();
-  in_ready.write(!rst.read() && (!s1_valid_.read() || out_free));
-}
-
-void FpcEncoderRtl::trace(sc_core::sc_trace_file* tf) const {
-  const std::string p = std::string(name()) + ".";
-  sc_core::sc_trace(tf, clk, p + "clk");
-  sc_core::sc_trace(tf, rst, p + "rst");
-  sc_core::sc_trace(tf, in_valid, p + "in_valid");
-  sc_core::sc_trace(tf, in_ready, p + "in_ready");
-  sc_core::sc_trace(tf, in_word, p + "in_word");
-  sc_core::sc_trace(tf, s1_valid_, p + "s1_valid");
-  sc_core::sc_trace(tf, s1_prefix_, p + "s1_prefix");
-  sc_core::sc_trace(tf, s1_word_, p + "s1_word");
-  sc_core::sc_trace(tf, out_valid, p + "out_valid");
-  sc_core::sc_trace(tf, out_ready, p + "out_ready");
-  sc_core::sc_trace(tf, out_code, p + "out_code");
-  sc_core::sc_trace(tf, out_bits, p + "out_bits");
+void FpcEncoderRtl::clear() {
+  s1_word_.write(0);
+  s1_prefix_.write(0);
+  out_code.write(0);
+  out_bits.write(0);
 }
 
 }  // namespace collnoc

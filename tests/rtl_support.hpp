@@ -1,13 +1,19 @@
-// Shared by the pin-level testbenches: stream phases, the stream testbench, and reading VCD and
-// GTKWave save files.
+// Shared by the pin-level testbenches (tests/test_rtl_*.cpp): the stream testbench StreamBench,
+// the long stress run with the checks every block must pass (run_stress), and the traced run whose
+// VCD must hold exactly the signals of the block's .gtkw save file (run_traced). A test file
+// brings the block-specific part: a Side per block (its data pins, its functional twin), the
+// stimuli, and the checks only that block has.
 #pragma once
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <deque>
+#include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <random>
 #include <set>
 #include <sstream>
@@ -17,7 +23,16 @@
 
 #include <systemc>
 
+#include "noc/types.hpp"  // ParamError
+#include "rtl_models/stream_block.hpp"
+
 namespace collnoc::test {
+
+// The pin and signal types every testbench names.
+using sc_core::sc_in;
+using sc_core::sc_out;
+using sc_core::sc_signal;
+using sc_dt::sc_uint;
 
 inline std::string hex(std::uint64_t v) {
   std::ostringstream os;
@@ -45,17 +60,43 @@ inline std::vector<Phase> stress_phases(std::size_t words) {
 
 const sc_core::sc_time kRtlPeriod(1, sc_core::SC_NS);  // one clock cycle
 
-// A valid/ready stream testbench for a pipelined block: drives `items` through phases of input
-// gaps and output stalls with resets mid-stream, and checks the handshake, order, no loss or
-// duplication, and that each word shows exactly side.depth() cycles after it was taken (or the
-// cycle after the word ahead left). The Side wires the block, drives and samples its data pins
-// and judges each word; it may also follow a functional twin:
+// Wires a block's clock, reset and handshake pins: its input side to in_valid/in_ready, its
+// output side to out_valid/out_ready (in a chain, the signals between two blocks).
+inline void wire_handshake(StreamBlock& block, sc_core::sc_clock& clk, sc_signal<bool>& rst,
+                           sc_signal<bool>& in_valid, sc_signal<bool>& in_ready,
+                           sc_signal<bool>& out_valid, sc_signal<bool>& out_ready) {
+  block.clk(clk), block.rst(rst);
+  block.in_valid(in_valid), block.in_ready(in_ready);
+  block.out_valid(out_valid), block.out_ready(out_ready);
+}
+// ... both sides to the bench's.
+template <class Bench>
+void wire_handshake(StreamBlock& block, Bench& tb) {
+  wire_handshake(block, tb.clk, tb.rst, tb.in_valid, tb.in_ready, tb.out_valid, tb.out_ready);
+}
+
+// Building a block with a bad parameter throws ParamError naming the parameter and the value.
+template <class Build>
+void check_refused(Build build, const std::string& key, const std::string& value) {
+  INFO(key << " = " << value);
+  try {
+    build();
+    FAIL("the block accepted " << key << " = " << value);
+  } catch (const ParamError& e) {
+    CHECK(e.key() == key);
+    CHECK(e.value() == value);
+  }
+}
+
+// The block-specific part of a testbench, a Side, wires the block, drives and samples its data
+// pins and judges each word; it may also follow a functional twin:
 //   bind(bench), depth(), drive(item), sample(), check(in, out) -> error text (empty: fine),
+//   trace(trace file): the block's signals (for run_traced),
 //   accepted(item, cycle), reset(words inside), handed_off(index, accepted_at, now, out): errors.
-// FixedDepthSide supplies depth() and the last three for a block of a fixed depth, no twin.
+// FixedDepthSide supplies depth() and the last three for a block of a fixed depth, no twin;
+// BlockSide and ChainSide also bind and trace one block or two in a row.
 template <unsigned Depth>
 struct FixedDepthSide {
-  static constexpr unsigned kDepth = Depth;
   unsigned depth() const { return Depth; }
   template <class Item>
   std::string accepted(const Item&, std::int64_t) { return {}; }
@@ -64,6 +105,49 @@ struct FixedDepthSide {
   std::string handed_off(std::size_t, std::int64_t, std::int64_t, const Out&) { return {}; }
 };
 
+// The Side part that is the same for every block of a fixed depth: the block, named `instance`
+// and built with `args`, its clock, reset and handshake on the bench's, and its trace. The Side
+// adds the signals on its data pins (bound in its constructor), drive, sample and check.
+template <class Block>
+struct BlockSide : FixedDepthSide<Block::kPipelineDepth> {
+  Block block;
+
+  template <class... Args>
+  explicit BlockSide(const char* instance, const Args&... args) : block(instance, args...) {}
+  template <class Bench>
+  void bind(Bench& tb) {
+    wire_handshake(block, tb);
+  }
+  void trace(sc_core::sc_trace_file* tf) const { block.trace(tf); }
+};
+
+// The same for two blocks in a row, built with the same `args`: the first's input and the
+// second's output on the bench, the handshake between them on mid_valid/mid_ready. The Side
+// wires the data pins, between the two blocks too.
+template <class First, class Second>
+struct ChainSide : FixedDepthSide<First::kPipelineDepth + Second::kPipelineDepth> {
+  sc_signal<bool> mid_valid{"mid_valid"}, mid_ready{"mid_ready"};
+  First first;
+  Second second;
+
+  template <class... Args>
+  ChainSide(const char* first_instance, const char* second_instance, const Args&... args)
+      : first(first_instance, args...), second(second_instance, args...) {}
+  template <class Bench>
+  void bind(Bench& tb) {
+    wire_handshake(first, tb.clk, tb.rst, tb.in_valid, tb.in_ready, mid_valid, mid_ready);
+    wire_handshake(second, tb.clk, tb.rst, mid_valid, mid_ready, tb.out_valid, tb.out_ready);
+  }
+  void trace(sc_core::sc_trace_file* tf) const {
+    first.trace(tf);
+    second.trace(tf);
+  }
+};
+
+// A valid/ready stream testbench for a pipelined block: drives `items` through phases of input
+// gaps and output stalls with resets mid-stream, and checks the handshake, order, no loss or
+// duplication, and that each word shows exactly side.depth() cycles after it was taken (or the
+// cycle after the word ahead left).
 template <class Side, class Item>
 class StreamBench : public sc_core::sc_module {
  public:
@@ -105,6 +189,11 @@ class StreamBench : public sc_core::sc_module {
     sc_core::sc_start(static_cast<double>(max_cycles), sc_core::SC_NS);
   }
   bool done() const { return accepted == items_.size() && in_flight_.empty(); }
+  std::string first_errors() const {
+    std::string s;
+    for (const auto& e : errors) s += "  " + e + "\n";
+    return s;
+  }
 
  private:
   enum class Mode { run, fill, reset };
@@ -320,6 +409,90 @@ inline std::map<std::string, std::size_t> vcd_signals(const std::string& path) {
   std::map<std::string, std::size_t> out;
   for (const auto& [id, name] : name_of_id) out[name] = values[name].size();
   return out;
+}
+
+
+// The long stream (stress_phases: free flow, a reset with a full pipeline, gaps, gaps and stalls, a
+// second reset, heavy stalls, then both at random) through the Side's block, and the checks every
+// block passes. Returns the bench for the block's own checks.
+template <class Side, class Item, class... SideArgs>
+std::unique_ptr<StreamBench<Side, Item>> run_stress(const std::vector<Item>& items, unsigned seed,
+                                                    SideArgs&&... side_args) {
+  REQUIRE(items.size() > 1000);
+  auto tb = std::make_unique<StreamBench<Side, Item>>(
+      "tb", items, stress_phases(items.size()), seed, std::forward<SideArgs>(side_args)...);
+  const std::size_t depth = tb->side.depth();
+  tb->run(20 * items.size() + 20 * depth + 1000);
+  INFO("depth " << depth << ", first errors:\n" << tb->first_errors());
+  CHECK(tb->error_count == 0);
+  REQUIRE(tb->done());
+
+  // Conservation: every accepted word came out once, except those inside at a reset.
+  REQUIRE(tb->accepted == items.size());
+  REQUIRE(tb->dropped.size() == 3);  // the initial reset and the two mid-stream ones
+  CHECK(tb->dropped[0] == 0);
+  // Reset empties a full pipeline: one word per stage was inside.
+  CHECK(tb->dropped[1] == depth);
+  CHECK(tb->dropped[2] == depth);
+  CHECK(tb->outputs + tb->dropped[1] + tb->dropped[2] == items.size());
+  CHECK(tb->checks == tb->outputs);
+
+  // Free flow: one word per cycle, each out exactly the pipeline depth after acceptance.
+  CHECK_FALSE(tb->in_ready_low_in_free_flow);
+  const auto d = static_cast<std::int64_t>(depth);
+  std::size_t at_depth = 0;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (tb->latency[i] < 0) continue;
+    if (i < 290) REQUIRE(tb->latency[i] == d);
+    REQUIRE(tb->latency[i] >= d);
+    if (tb->latency[i] == d) ++at_depth;
+  }
+  // Stalls delay the words behind them; in a deep pipeline a stall holds more words, so only
+  // the free-flow words are sure to see exactly the depth.
+  CHECK(at_depth > (depth <= 64 ? items.size() / 4 : 290));
+  CHECK(tb->backpressured_cycles > items.size() / 10);  // the stalls reached the input
+  return tb;
+}
+
+// Runs a short stream (40 words or so: gaps, stalls, a reset) with the Side's blocks traced to
+// <dir>/<block>.vcd, next to a copy of rtl_models/<block>.gtkw named <block>.vcd.gtkw (what
+// waves/render.sh looks for); <dir> is $COLLNOC_RTL_WAVES_DIR or ./rtl_waves. Then checks that
+// the dump holds exactly the signals the save file names, and that each of them changed.
+template <class Side, class Item, class... SideArgs>
+void run_traced(const std::string& block, std::vector<Item> items, SideArgs&&... side_args) {
+  const char* env = std::getenv("COLLNOC_RTL_WAVES_DIR");
+  const std::filesystem::path dir = env && *env ? env : "rtl_waves";
+  std::filesystem::create_directories(dir);
+  const std::string base = (dir / block).string();
+  const std::string gtkw = source_path("rtl_models/" + block + ".gtkw");
+  std::filesystem::copy_file(gtkw, base + ".vcd.gtkw",
+                             std::filesystem::copy_options::overwrite_existing);
+
+  const std::size_t n = items.size();
+  StreamBench<Side, Item> tb("tb", std::move(items),
+                             {{6, 0.0, 0.0, true}, {n / 2, 0.3, 0.3, false}, {n, 0.0, 0.5, false}},
+                             5, std::forward<SideArgs>(side_args)...);
+  sc_core::sc_trace_file* tf = sc_core::sc_create_vcd_trace_file(base.c_str());
+  tf->set_time_unit(100, sc_core::SC_PS);  // the clock's falling edge is at half a cycle
+  tb.side.trace(tf);
+  tb.run(40 * n + 100);
+  sc_core::sc_close_vcd_trace_file(tf);
+  CHECK(tb.error_count == 0);
+  REQUIRE(tb.done());
+
+  const auto in_dump = vcd_signals(base + ".vcd");
+  const auto in_save = gtkw_signals(gtkw);
+  REQUIRE(!in_save.empty());
+  for (const auto& name : in_save) {
+    INFO("signal " << name << " of " << gtkw);
+    REQUIRE(in_dump.count(name) == 1);
+    CHECK(in_dump.at(name) >= 2);  // it moved
+  }
+  const std::set<std::string> saved(in_save.begin(), in_save.end());
+  for (const auto& [name, values] : in_dump) {
+    INFO("signal " << name << " of the dump is missing from " << gtkw);
+    CHECK(saved.count(name) == 1);
+  }
 }
 
 }  // namespace collnoc::test

@@ -8,16 +8,8 @@
 // takes it.
 #include <catch2/catch.hpp>
 
-#include <algorithm>
 #include <cstdint>
-#include <cstdlib>
-#include <deque>
-#include <filesystem>
-#include <fstream>
-#include <map>
 #include <random>
-#include <set>
-#include <sstream>
 #include <string>
 #include <systemc>
 #include <vector>
@@ -28,14 +20,9 @@
 #include "rtl_models/xor_engine_rtl.hpp"
 
 using namespace collnoc;
-using sc_core::sc_signal;
-using sc_dt::sc_uint;
-
 using namespace collnoc::test;
 
 namespace {
-
-
 
 // One word pair: the words of packets A and B at the same place; `packet` numbers the packet
 // the pair belongs to (consecutive pairs of one packet).
@@ -43,7 +30,6 @@ struct Item {
   std::uint32_t a = 0, b = 0;
   std::size_t packet = 0;
 };
-
 
 // The engine's pins, with XorEngine beside it: each pair the RTL takes enters XorEngine in the
 // same cycle as a one-word packet pair, and every word the RTL hands out must be XorEngine's
@@ -60,12 +46,10 @@ struct XorSide {
         out_word_of(words, -1), depth_(depth) {}
   template <class Bench>
   void bind(Bench& tb) {
-    xor_engine.clk(tb.clk), xor_engine.rst(tb.rst);
-    xor_engine.in_valid(tb.in_valid), xor_engine.in_ready(tb.in_ready);
-    xor_engine.in_a(in_a), xor_engine.in_b(in_b);
-    xor_engine.out_valid(tb.out_valid), xor_engine.out_ready(tb.out_ready);
-    xor_engine.out_word(out_word);
+    wire_handshake(xor_engine, tb);
+    xor_engine.in_a(in_a), xor_engine.in_b(in_b), xor_engine.out_word(out_word);
   }
+  void trace(sc_core::sc_trace_file* tf) const { xor_engine.trace(tf); }
   // The latency the test asked for, not what the RTL reports of itself: the bench counts the
   // cycles from acceptance to the word on the pins and compares them with this.
   unsigned depth() const { return depth_; }
@@ -108,8 +92,6 @@ struct XorSide {
     return {};
   }
 };
-using Bench = StreamBench<XorSide, Item>;
-
 
 // Packets of 1..16 word pairs: edge words (0, all ones, alternating bits, single bits), random
 // words, and decoding pairs (a coded word with one of its operands, giving back the other).
@@ -138,42 +120,13 @@ std::vector<Item> packet_items(std::size_t count, unsigned seed) {
   return items;
 }
 
-void run_stress(unsigned depth, std::size_t words, unsigned seed) {
+// The stress run of rtl_support.hpp, then what only the XOR engine has: its reported depth,
+// XorEngine's operation count, and whole packets equal to XorEngine::xor_words.
+void run_xor_stress(unsigned depth, std::size_t words, unsigned seed) {
   const std::vector<Item> items = packet_items(words, seed);
-  Bench tb("tb", items, stress_phases(items.size()), seed, depth, items.size());
-  tb.run(20 * items.size() + 20 * depth + 1000);
-  INFO("depth " << depth << ", first errors:\n" << [&] {
-    std::string s;
-    for (const auto& e : tb.errors) s += "  " + e + "\n";
-    return s;
-  }());
-  CHECK(tb.error_count == 0);
-  REQUIRE(tb.done());
-  CHECK(tb.side.xor_engine.pipeline_depth() == depth);
-
-  // Conservation: every accepted word came out once, except those inside at a reset.
-  REQUIRE(tb.accepted == items.size());
-  REQUIRE(tb.dropped.size() == 3);  // the initial reset and the two mid-stream ones
-  CHECK(tb.dropped[0] == 0);
-  CHECK(tb.dropped[1] == depth);  // a full pipeline: one word per stage
-  CHECK(tb.dropped[2] == depth);
-  CHECK(tb.outputs + tb.dropped[1] + tb.dropped[2] == items.size());
-  CHECK(tb.checks == tb.outputs);
-  CHECK(tb.side.reference.xor_operations() == items.size());
-
-  // Free flow: one word per cycle, each out exactly L cycles after acceptance.
-  CHECK_FALSE(tb.in_ready_low_in_free_flow);
-  std::size_t at_depth = 0;
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    if (tb.latency[i] < 0) continue;
-    if (i < 290) REQUIRE(tb.latency[i] == std::int64_t{depth});
-    REQUIRE(tb.latency[i] >= std::int64_t{depth});
-    if (tb.latency[i] == std::int64_t{depth}) ++at_depth;
-  }
-  // Stalls delay the words behind them; in a deep pipeline a stall holds more words, so only
-  // the free-flow words are sure to see exactly L.
-  CHECK(at_depth > (depth <= 64 ? items.size() / 4 : 290));
-  CHECK(tb.backpressured_cycles > items.size() / 10);
+  const auto tb = run_stress<XorSide>(items, seed, depth, items.size());
+  CHECK(tb->side.xor_engine.pipeline_depth() == depth);
+  CHECK(tb->side.reference.xor_operations() == items.size());
 
   // Packets: the words of every packet that came out whole are XorEngine's coded packet.
   std::size_t whole = 0;
@@ -184,8 +137,8 @@ void run_stress(unsigned depth, std::size_t words, unsigned seed) {
     for (; j < items.size() && items[j].packet == items[i].packet; ++j) {
       a.push_back(items[j].a);
       b.push_back(items[j].b);
-      complete = complete && tb.side.out_word_of[j] >= 0;
-      got.push_back(static_cast<std::uint32_t>(tb.side.out_word_of[j]));
+      complete = complete && tb->side.out_word_of[j] >= 0;
+      got.push_back(static_cast<std::uint32_t>(tb->side.out_word_of[j]));
     }
     if (complete) {
       ++whole;
@@ -201,35 +154,28 @@ void run_stress(unsigned depth, std::size_t words, unsigned seed) {
 // ---------------------------------------------------------------- streams
 
 TEST_CASE("xor rtl latency 1 matches XorEngine bit and cycle exact under stalls and reset") {
-  run_stress(1, 4000, 1);
+  run_xor_stress(1, 4000, 1);
 }
 TEST_CASE("xor rtl latency 2 matches XorEngine bit and cycle exact under stalls and reset") {
-  run_stress(2, 4000, 2);
+  run_xor_stress(2, 4000, 2);
 }
 TEST_CASE("xor rtl latency 5 matches XorEngine bit and cycle exact under stalls and reset") {
-  run_stress(5, 4000, 3);
+  run_xor_stress(5, 4000, 3);
 }
 TEST_CASE("xor rtl latency 35 matches XorEngine bit and cycle exact under stalls and reset") {
-  run_stress(35, 4000, 4);
+  run_xor_stress(35, 4000, 4);
 }
 TEST_CASE("xor rtl latency 64 matches XorEngine bit and cycle exact under stalls and reset") {
-  run_stress(64, 4000, 5);
+  run_xor_stress(64, 4000, 5);
 }
 TEST_CASE("xor rtl latency 1024 matches XorEngine bit and cycle exact under stalls and reset") {
-  run_stress(1024, 10000, 6);  // long enough to fill the 1024 stages twice and still stall
+  run_xor_stress(1024, 10000, 6);  // long enough to fill the 1024 stages twice and still stall
 }
 
 TEST_CASE("xor rtl refuses a latency outside 1 to 1024") {
-  for (unsigned bad : {0u, 1025u}) {
-    INFO("latency " << bad);
-    try {
-      XorEngineRtl rtl("xor_bad", bad);
-      FAIL("XorEngineRtl accepted the latency");
-    } catch (const ParamError& e) {
-      CHECK(e.key() == "nc.xor_latency_cycles");
-      CHECK(e.value() == std::to_string(bad));
-    }
-  }
+  for (unsigned bad : {0u, 1025u})
+    check_refused([bad] { XorEngineRtl rtl("xor_bad", bad); }, "nc.xor_latency_cycles",
+                  std::to_string(bad));
   XorEngineRtl ok("xor_ok", 1024);
   CHECK(ok.pipeline_depth() == 1024);
 }
@@ -240,36 +186,5 @@ TEST_CASE("xor rtl refuses a latency outside 1 to 1024") {
 // $COLLNOC_RTL_WAVES_DIR or ./rtl_waves/xor_engine_rtl.vcd next to a copy of the save file;
 // the dump must hold exactly the signals rtl_models/xor_engine_rtl.gtkw names, each changing.
 TEST_CASE("xor rtl vcd holds the signals of its gtkw") {
-  const char* env = std::getenv("COLLNOC_RTL_WAVES_DIR");
-  const std::filesystem::path dir = env && *env ? env : "rtl_waves";
-  std::filesystem::create_directories(dir);
-  const std::string base = (dir / "xor_engine_rtl").string();
-  const std::string gtkw = source_path("rtl_models/xor_engine_rtl.gtkw");
-  std::filesystem::copy_file(gtkw, base + ".vcd.gtkw",
-                             std::filesystem::copy_options::overwrite_existing);
-
-  const std::size_t n = 40;
-  Bench tb("tb", packet_items(n, 12),
-           {{6, 0.0, 0.0, true}, {n / 2, 0.3, 0.3, false}, {n, 0.0, 0.5, false}}, 5, 3, n);
-  sc_core::sc_trace_file* tf = sc_core::sc_create_vcd_trace_file(base.c_str());
-  tf->set_time_unit(100, sc_core::SC_PS);  // the clock's falling edge is at half a cycle
-  tb.side.xor_engine.trace(tf);
-  tb.run(40 * n + 100);
-  sc_core::sc_close_vcd_trace_file(tf);
-  CHECK(tb.error_count == 0);
-  REQUIRE(tb.done());
-
-  const auto in_dump = vcd_signals(base + ".vcd");
-  const auto in_save = gtkw_signals(gtkw);
-  REQUIRE(!in_save.empty());
-  for (const auto& name : in_save) {
-    INFO("signal " << name << " of " << gtkw);
-    REQUIRE(in_dump.count(name) == 1);
-    CHECK(in_dump.at(name) >= 2);  // it moved
-  }
-  const std::set<std::string> saved(in_save.begin(), in_save.end());
-  for (const auto& [name, values] : in_dump) {
-    INFO("signal " << name << " of the dump is missing from " << gtkw);
-    CHECK(saved.count(name) == 1);
-  }
+  run_traced<XorSide>("xor_engine_rtl", packet_items(40, 12), 3u, std::size_t{40});
 }
