@@ -14,7 +14,7 @@
 
 #include "collectives/firmware.hpp"
 #include "ni/ni_protocol.hpp"
-#include "noc/clock.hpp"
+#include "noc/sim/clocked_block.hpp"
 
 namespace collnoc {
 

@@ -8,7 +8,7 @@
 #include "collectives/core.hpp"
 #include "collectives/firmware.hpp"
 #include "ni/network_interface.hpp"
-#include "noc/router.hpp"
+#include "noc/router/router.hpp"
 
 using namespace collnoc;
 

@@ -20,9 +20,9 @@
 #include "ni/payload.hpp"
 #include "ni/traffic.hpp"
 #include "ni/xor_engine.hpp"
-#include "noc/clock.hpp"
+#include "noc/sim/clocked_block.hpp"
 #include "noc/link.hpp"
-#include "noc/router.hpp"
+#include "noc/router/router.hpp"
 
 namespace collnoc {
 

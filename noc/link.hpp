@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "noc/clock.hpp"
-#include "noc/delay_line.hpp"
+#include "noc/sim/clocked_block.hpp"
+#include "noc/sim/delay_line.hpp"
 #include "noc/flit.hpp"
 
 namespace collnoc {

@@ -7,10 +7,10 @@
 #include <utility>
 #include <vector>
 
-#include "noc/allocator.hpp"
-#include "noc/clock.hpp"
+#include "noc/router/allocator.hpp"
+#include "noc/sim/clocked_block.hpp"
 #include "noc/flit.hpp"
-#include "noc/huge_pages.hpp"
+#include "noc/sim/state_memory.hpp"
 
 namespace collnoc {
 

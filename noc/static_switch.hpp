@@ -7,7 +7,7 @@
 #pragma once
 #include <vector>
 
-#include "noc/clock.hpp"
+#include "noc/sim/clocked_block.hpp"
 #include "noc/link.hpp"
 #include "noc/network_context.hpp"
 #include "noc/topology.hpp"

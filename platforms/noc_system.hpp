@@ -9,7 +9,7 @@
 
 #include "collectives/core.hpp"
 #include "ni/network_interface.hpp"
-#include "noc/router.hpp"
+#include "noc/router/router.hpp"
 
 namespace collnoc {
 

@@ -5,7 +5,7 @@
 #include <map>
 #include <set>
 
-#include "noc/allocator.hpp"
+#include "noc/router/allocator.hpp"
 
 using namespace collnoc;
 

@@ -3,7 +3,7 @@
 #include <functional>
 #include <stdexcept>
 
-#include "noc/clock.hpp"
+#include "noc/sim/clocked_block.hpp"
 
 using namespace collnoc;
 

@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "noc/delay_line.hpp"
-#include "noc/huge_pages.hpp"
+#include "noc/sim/delay_line.hpp"
+#include "noc/sim/state_memory.hpp"
 #include "noc/flit.hpp"
 #include "noc/random.hpp"
 #include "noc/zero_load.hpp"

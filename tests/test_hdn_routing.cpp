@@ -1,4 +1,4 @@
-// Routing on hierarchical dual-nets (SPEC 4.2, noc/hdn_routing.hpp): every route of every pair
+// Routing on hierarchical dual-nets (SPEC 4.2, noc/routing/hdn.hpp): every route of every pair
 // on small HDNs is a valid path to its destination within the bound R_k; the channel dependency
 // graph is acyclic; a network under heavy uniform load does not deadlock.
 #include <catch2/catch.hpp>
@@ -7,7 +7,7 @@
 #include <deque>
 #include <sstream>
 
-#include "noc/hdn_routing.hpp"
+#include "noc/routing/hdn.hpp"
 #include "platforms/noc_system.hpp"
 #include "platforms/simulation.hpp"
 #include "support.hpp"

@@ -2,6 +2,7 @@
 // determinism, and the activity-driven evaluation against evaluating every block every cycle.
 #include <catch2/catch.hpp>
 
+#include "noc/routing/adaptive.hpp"
 #include "support.hpp"
 
 using namespace collnoc;

@@ -5,8 +5,11 @@
 #include <map>
 #include <set>
 
-#include "noc/router.hpp"
-#include "noc/routing.hpp"
+#include "noc/router/router.hpp"
+#include "noc/routing/adaptive.hpp"
+#include "noc/routing/dimension_order.hpp"
+#include "noc/routing/routing.hpp"
+#include "noc/routing/updown.hpp"
 #include "noc/types.hpp"
 
 using namespace collnoc;

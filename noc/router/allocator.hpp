@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "noc/huge_pages.hpp"
+#include "noc/sim/state_memory.hpp"
 #include "noc/registry.hpp"
 #include "noc/types.hpp"
 

@@ -1,4 +1,4 @@
-#include "noc/huge_pages.hpp"
+#include "noc/sim/state_memory.hpp"
 
 #include <cstdint>
 #include <new>

@@ -1,4 +1,4 @@
-#include "noc/router.hpp"
+#include "noc/router/router.hpp"
 
 #include <algorithm>
 #include <ostream>

@@ -1,4 +1,4 @@
-#include "noc/hdn_routing.hpp"
+#include "noc/routing/hdn.hpp"
 
 #include <string>
 

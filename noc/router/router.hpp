@@ -19,11 +19,11 @@
 #include <string>
 #include <vector>
 
-#include "noc/allocator.hpp"
-#include "noc/clock.hpp"
+#include "noc/router/allocator.hpp"
+#include "noc/sim/clocked_block.hpp"
 #include "noc/link.hpp"
 #include "noc/network_context.hpp"
-#include "noc/routing.hpp"
+#include "noc/routing/routing.hpp"
 
 namespace collnoc {
 

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "noc/allocator.hpp"
+#include "noc/router/allocator.hpp"
 #include "noc/types.hpp"
 
 namespace collnoc {

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "noc/hdn.hpp"
-#include "noc/routing.hpp"
+#include "noc/routing/routing.hpp"
 
 namespace collnoc {
 

@@ -1,0 +1,29 @@
+// Duato-style minimal adaptive routing (`adaptive`).
+#pragma once
+#include <cstdint>
+#include <memory>
+
+#include "noc/routing/dimension_order.hpp"
+#include "noc/routing/routing.hpp"
+#include "noc/topology.hpp"
+
+namespace collnoc {
+
+// Duato-style minimal adaptive routing: the first `escape` VCs of a class form a deadlock-free
+// dimension-order escape network (1 VC on a mesh, 2 on a torus); the rest are adaptive and may
+// take any productive direction. Candidates: productive adaptive ports first (the one with the
+// most hops left in its dimension first), then the escape channel.
+class MinimalAdaptiveRouting : public RoutingFunction {
+ public:
+  MinimalAdaptiveRouting(const KaryNCube& topo, unsigned vcs_per_class);
+  void route(const RouteRequest& req, RouteResult& out) const override;
+  std::uint32_t adaptive_vcs() const override;
+
+ private:
+  const KaryNCube& topo_;
+  DimensionOrderRouting dor_;
+  unsigned vcs_;
+  unsigned escape_vcs_;
+};
+
+}  // namespace collnoc

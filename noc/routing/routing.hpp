@@ -1,0 +1,72 @@
+// Routing functions: strategies chosen by name. A routing function maps a head flit at a router
+// to an ordered list of candidate output ports, each with the VCs (relative to the packet's VC
+// class) it may take there. The router's VC allocator takes the first candidate it can.
+#pragma once
+#include <array>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "noc/flit.hpp"
+#include "noc/registry.hpp"
+#include "noc/topology.hpp"
+
+namespace collnoc {
+
+struct RouteCandidate {
+  std::uint8_t port = 0;
+  std::uint8_t vc_begin = 0;  // [vc_begin, vc_end) within the packet's VC class
+  std::uint8_t vc_end = 0;
+};
+
+class RouteResult {
+ public:
+  static constexpr unsigned kMax = 8;
+  void clear() { size_ = 0; }
+  void add(unsigned port, unsigned vc_begin, unsigned vc_end) {
+    if (size_ < kMax)
+      c_[size_++] = RouteCandidate{static_cast<std::uint8_t>(port),
+                                   static_cast<std::uint8_t>(vc_begin),
+                                   static_cast<std::uint8_t>(vc_end)};
+  }
+  unsigned size() const { return size_; }
+  const RouteCandidate& operator[](unsigned i) const { return c_[i]; }
+
+ private:
+  std::array<RouteCandidate, kMax> c_{};
+  unsigned size_ = 0;
+};
+
+struct RouteRequest {
+  RouterId router;
+  unsigned in_port;
+  unsigned in_vc;  // relative to the packet's class
+  NodeId dst;
+  const PacketHeader& hdr;  // the whole header, for routing functions that need more than dst
+};
+
+class RoutingFunction {
+ public:
+  virtual ~RoutingFunction() = default;
+  virtual void route(const RouteRequest& req, RouteResult& out) const = 0;
+  // The VCs of a class (a bit each) that packets may take adaptively between routers. Duato's
+  // theory for wormhole needs such a VC empty before it is given to another packet (atomic
+  // reallocation): a head given a VC that still holds another packet's tail is committed to it
+  // and can no longer turn to the escape channel, and such heads can wait on each other in a
+  // cycle of adaptive VCs (see docs/routing.md). Routers apply it (RouterParams::vc_realloc).
+  virtual std::uint32_t adaptive_vcs() const { return 0; }
+};
+
+// Registry entry: a factory that checks the routing function fits the topology and the VCs per
+// class, throwing ParamError("routing.algorithm", ...) when it does not.
+using RoutingEntry = Registered<
+    std::function<std::unique_ptr<RoutingFunction>(const Topology&, unsigned vcs_per_class)>>;
+
+const std::vector<RoutingEntry>& routing_functions();
+std::unique_ptr<RoutingFunction> make_routing(const std::string& name, const Topology& topo,
+                                              unsigned vcs_per_class);
+// The topology as a mesh or torus, or ParamError naming routing.algorithm = `name`.
+const KaryNCube& require_kary_ncube(const Topology& topo, const char* name);
+
+}  // namespace collnoc
