@@ -86,6 +86,8 @@ class Config {
 
   // Reads a YAML file of nested maps (or dotted keys at any level).
   void load_file(const std::string& path);
+  // The same from the file's text; `source` names it in messages.
+  void load_yaml(const std::string& text, const std::string& source);
   // `key=value`, the value read as a YAML scalar or flow sequence/map.
   void apply_override(const std::string& assignment);
   // Sets one key (or, for a group prefix, a flow map) from YAML text.
