@@ -1,4 +1,5 @@
 #include "collectives/all_to_all_hops.hpp"
+#include "noc/topology/kary_ncube.hpp"
 
 namespace collnoc {
 

@@ -1,4 +1,5 @@
 #include "collectives/all_to_all_plan.hpp"
+#include "noc/topology/kary_ncube.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -14,7 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "noc/topology.hpp"
+#include "noc/topology/kary_ncube.hpp"
+#include "noc/topology/topology.hpp"
 
 namespace collnoc {
 

@@ -9,7 +9,7 @@
 #include "collectives/message_layer.hpp"
 #include "noc/registry.hpp"
 #include "noc/report.hpp"
-#include "noc/topology.hpp"
+#include "noc/topology/topology.hpp"
 
 namespace collnoc {
 

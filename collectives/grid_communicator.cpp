@@ -1,4 +1,5 @@
 #include "collectives/grid_communicator.hpp"
+#include "noc/topology/kary_ncube.hpp"
 
 #include <cmath>
 

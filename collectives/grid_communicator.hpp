@@ -4,7 +4,8 @@
 #pragma once
 #include <string>
 
-#include "noc/topology.hpp"
+#include "noc/topology/kary_ncube.hpp"
+#include "noc/topology/topology.hpp"
 
 namespace collnoc {
 

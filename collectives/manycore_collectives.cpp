@@ -6,6 +6,7 @@
 #include "collectives/grid_communicator.hpp"
 #include "collectives/reduction.hpp"
 #include "noc/random.hpp"
+#include "noc/topology/kary_ncube.hpp"
 
 namespace collnoc::manycore {
 

@@ -4,7 +4,8 @@
 #include <limits>
 #include <sstream>
 
-#include "noc/hdn.hpp"
+#include "noc/topology/hdn.hpp"
+#include "noc/topology/kary_ncube.hpp"
 
 namespace collnoc {
 

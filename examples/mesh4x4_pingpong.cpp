@@ -9,6 +9,7 @@
 #include "collectives/firmware.hpp"
 #include "ni/network_interface.hpp"
 #include "noc/router/router.hpp"
+#include "noc/topology/kary_ncube.hpp"
 
 using namespace collnoc;
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "ni/payload.hpp"
+#include "noc/topology/kary_ncube.hpp"
 
 namespace collnoc {
 

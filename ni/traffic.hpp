@@ -8,7 +8,7 @@
 
 #include "noc/random.hpp"
 #include "noc/registry.hpp"
-#include "noc/topology.hpp"
+#include "noc/topology/topology.hpp"
 
 namespace collnoc {
 

@@ -10,7 +10,7 @@
 #include "noc/sim/clocked_block.hpp"
 #include "noc/link.hpp"
 #include "noc/network_context.hpp"
-#include "noc/topology.hpp"
+#include "noc/topology/topology.hpp"
 
 namespace collnoc {
 

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 
-#include "noc/hdn.hpp"
+#include "noc/topology/hdn.hpp"
 #include "platforms/tilepro.hpp"
+#include "noc/topology/kary_ncube.hpp"
+#include "noc/topology/random_regular.hpp"
 
 namespace collnoc {
 

@@ -18,7 +18,7 @@ struct TopologyParams {
   unsigned nodes = 64;              // random: routers
   unsigned degree = 4;              // random: network ports per router
   std::uint64_t seed = 1;           // random: which graph
-  std::string hdn_base = "torus:2x3x5";  // hdn: base network (noc/hdn.hpp)
+  std::string hdn_base = "torus:2x3x5";  // hdn: base network (noc/topology/hdn.hpp)
   unsigned hdn_levels = 1;               // hdn: k
   std::string hdn_supernodes = "1";      // hdn: super-node set per level, comma-separated
 };

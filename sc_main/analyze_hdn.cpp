@@ -1,6 +1,6 @@
 // `collnoc analyze hdn`: the SPEC 4.1 properties of a hierarchical dual-net HDN(B, k, S) (nodes,
 // degree, diameter, cost ratio) beside a hypercube and a 3D torus of similar size; the graph is
-// built whenever it fits (noc/hdn.hpp) and, with --bfs, its diameter measured.
+// built whenever it fits (noc/topology/hdn.hpp) and, with --bfs, its diameter measured.
 #include <cmath>
 #include <iomanip>
 #include <iostream>
@@ -11,7 +11,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "noc/hdn.hpp"
+#include "noc/topology/hdn.hpp"
 #include "sc_main/cli.hpp"
 #include "sc_main/config.hpp"
 

@@ -11,6 +11,7 @@
 #include "collectives/all_to_all_hops.hpp"
 #include "sc_main/cli.hpp"
 #include "sc_main/config.hpp"
+#include "noc/topology/kary_ncube.hpp"
 
 namespace collnoc::cli {
 

@@ -11,6 +11,7 @@
 #include "cli_support.hpp"
 #include "collectives/all_to_all_hops.hpp"
 #include "support.hpp"
+#include "noc/topology/kary_ncube.hpp"
 
 using namespace collnoc;
 using test::run_collnoc;

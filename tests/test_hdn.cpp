@@ -1,4 +1,4 @@
-// Hierarchical dual-net (noc/hdn.hpp, SPEC 4.1): parsing and its errors, the closed-form
+// Hierarchical dual-net (noc/topology/hdn.hpp, SPEC 4.1): parsing and its errors, the closed-form
 // properties against the built graphs (node count, degree, breadth-first-search diameter) on
 // every small configuration, the id scheme (level-1 serial numbers as SPEC 4.1 writes them,
 // re-indexing between levels, cross edges), the symmetries the exact diameter relies on, and
@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
-#include "noc/hdn.hpp"
+#include "noc/topology/hdn.hpp"
 #include "platforms/platform.hpp"
 
 namespace {

@@ -11,6 +11,7 @@
 #include "platforms/noc_system.hpp"
 #include "platforms/simulation.hpp"
 #include "support.hpp"
+#include "noc/topology/kary_ncube.hpp"
 
 using namespace collnoc;
 

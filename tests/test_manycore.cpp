@@ -7,6 +7,7 @@
 #include "cli_support.hpp"
 #include "collectives/collective.hpp"
 #include "support.hpp"
+#include "noc/topology/kary_ncube.hpp"
 
 using namespace collnoc;
 

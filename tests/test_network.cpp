@@ -4,6 +4,7 @@
 
 #include "noc/routing/adaptive.hpp"
 #include "support.hpp"
+#include "noc/topology/kary_ncube.hpp"
 
 using namespace collnoc;
 

@@ -11,6 +11,8 @@
 #include "noc/routing/routing.hpp"
 #include "noc/routing/updown.hpp"
 #include "noc/types.hpp"
+#include "noc/topology/kary_ncube.hpp"
+#include "noc/topology/random_regular.hpp"
 
 using namespace collnoc;
 

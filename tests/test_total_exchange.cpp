@@ -10,8 +10,9 @@
 #include <systemc>
 
 #include "collectives/total_exchange.hpp"
-#include "noc/hdn.hpp"
+#include "noc/topology/hdn.hpp"
 #include "support.hpp"
+#include "noc/topology/kary_ncube.hpp"
 
 using namespace collnoc;
 

@@ -2,6 +2,7 @@
 #include <set>
 
 #include "ni/traffic.hpp"
+#include "noc/topology/kary_ncube.hpp"
 
 using namespace collnoc;
 

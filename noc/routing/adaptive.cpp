@@ -1,4 +1,5 @@
 #include "noc/routing/adaptive.hpp"
+#include "noc/topology/kary_ncube.hpp"
 
 #include <algorithm>
 #include <array>

@@ -5,7 +5,8 @@
 
 #include "noc/routing/dimension_order.hpp"
 #include "noc/routing/routing.hpp"
-#include "noc/topology.hpp"
+#include "noc/topology/kary_ncube.hpp"
+#include "noc/topology/topology.hpp"
 
 namespace collnoc {
 

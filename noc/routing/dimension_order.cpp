@@ -1,4 +1,5 @@
 #include "noc/routing/dimension_order.hpp"
+#include "noc/topology/kary_ncube.hpp"
 
 namespace collnoc {
 

@@ -4,7 +4,8 @@
 #include <memory>
 
 #include "noc/routing/routing.hpp"
-#include "noc/topology.hpp"
+#include "noc/topology/kary_ncube.hpp"
+#include "noc/topology/topology.hpp"
 
 namespace collnoc {
 

@@ -63,7 +63,7 @@ HdnRouting::HdnRouting(const HdnTopology& topo, unsigned vcs_per_class)
                          "); router.vcs / router.vc_classes = " + std::to_string(vcs_per_class));
   width_ = vcs_per_class >> levels_;
   dateline_ = vcs_per_segment(spec) == 2;
-  // The digit layouts of HdnTopology (noc/hdn.hpp): coordinates x_0..x_{r-1}, U_1..U_k,
+  // The digit layouts of HdnTopology (noc/topology/hdn.hpp): coordinates x_0..x_{r-1}, U_1..U_k,
   // C_1..C_k; layout_0 = base factors; layout_i = SN_i factors ++ (layout_{i-1} without them)
   // ++ U_i ++ C_i. The SN part of level i is the middle piece.
   std::vector<Slot> layout;

@@ -14,7 +14,7 @@
 #include <memory>
 #include <vector>
 
-#include "noc/hdn.hpp"
+#include "noc/topology/hdn.hpp"
 #include "noc/routing/routing.hpp"
 
 namespace collnoc {

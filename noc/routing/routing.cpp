@@ -4,6 +4,7 @@
 #include "noc/routing/dimension_order.hpp"
 #include "noc/routing/hdn.hpp"
 #include "noc/routing/updown.hpp"
+#include "noc/topology/kary_ncube.hpp"
 
 
 namespace collnoc {

@@ -10,7 +10,8 @@
 
 #include "noc/flit.hpp"
 #include "noc/registry.hpp"
-#include "noc/topology.hpp"
+#include "noc/topology/kary_ncube.hpp"
+#include "noc/topology/topology.hpp"
 
 namespace collnoc {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "noc/routing/routing.hpp"
-#include "noc/topology.hpp"
+#include "noc/topology/topology.hpp"
 
 namespace collnoc {
 

@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <string>
 
-#include "noc/hdn.hpp"
+#include "noc/topology/hdn.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
 namespace {
