@@ -3,51 +3,20 @@
 #include <algorithm>
 #include <sstream>
 
-#include "collectives/total_exchange.hpp"
-#include "collectives/manycore_collectives.hpp"
 #include "noc/random.hpp"
 
 namespace collnoc {
 
+// Every algorithm's maker, defined in its file in collectives/algorithms/.
+#define COLLNOC_COLLECTIVE(collective, algorithm, description) \
+  std::unique_ptr<Firmware> make_##collective##_##algorithm(const FirmwareParams&, const Topology&);
+#include "collectives/algorithms.def"
+
 const std::vector<CollectiveEntry>& collective_algorithms() {
-  namespace mc = manycore;
+#define COLLNOC_COLLECTIVE(collective, algorithm, description) \
+  {#collective, #algorithm, description, make_##collective##_##algorithm},
   static const std::vector<CollectiveEntry> table = {
-      // 2-D mesh sub-grid (workload.grid); docs/manycore.md
-      {"alltoall", "nocmsg", "pattern rounds on disjoint links, a barrier after each",
-       mc::nocmsg_alltoall},
-      {"alltoall", "pairwise", "N-1 stages: send to rank+s, receive from rank-s",
-       mc::pairwise_alltoall},
-      {"alltoallv", "nocmsg", "nocmsg alltoall with sizes per pair", mc::nocmsg_alltoallv},
-      {"alltoallv", "pairwise", "pairwise alltoall with sizes per pair", mc::pairwise_alltoallv},
-      {"barrier", "nocmsg", "tree of mesh links rooted at the grid centre", mc::nocmsg_barrier},
-      {"barrier", "central", "every rank reports to rank 0, which releases all",
-       mc::central_barrier},
-      {"broadcast", "nocmsg",
-       "static network tree, one route per tile (without an SN: the mesh tree on the dynamic one)",
-       mc::nocmsg_broadcast},
-      {"broadcast", "binomial", "binomial tree from workload.root", mc::binomial_broadcast},
-      {"broadcast", "onesided",
-       "scc: chain or tree (workload.fanout), each core gets the chunks from its parent's "
-       "message-passing buffer, double-buffered",
-       mc::onesided_broadcast},
-      {"reduce", "nocmsg", "columns into the root's row, the row into the root",
-       mc::nocmsg_reduce},
-      {"reduce", "binomial", "binomial tree to workload.root", mc::binomial_reduce},
-      {"allreduce", "reduce_broadcast", "nocmsg reduce, then static network broadcast",
-       mc::reduce_broadcast_allreduce},
-      {"allreduce", "recursive_doubling", "exchanges at distance 1, 2, 4, ...",
-       mc::recursive_doubling_allreduce},
-      {"total_exchange", "hdn",
-       "SPEC 4.3 on platform hdn: cross-edge swap, cluster exchange, cross-edge transfer, "
-       "cluster exchange, recursively; messages packed",
-       make_hdn_total_exchange},
-      {"total_exchange", "dimension_exchange",
-       "on a kary_ncube torus (k = 2: hypercube): a ring shift along each dimension in turn; "
-       "messages packed",
-       make_dimension_exchange},
-      {"total_exchange", "pairwise",
-       "any platform: p - 1 steps, step i sends to rank + i and receives from rank - i",
-       make_pairwise_exchange},
+#include "collectives/algorithms.def"
   };
   return table;
 }

@@ -17,7 +17,8 @@ struct CollectiveEntry {
   const char* description;
   std::function<std::unique_ptr<Firmware>(const FirmwareParams&, const Topology&)> make;
 };
-// Every algorithm of every collective; a collective's first entry is its default algorithm.
+// Every algorithm of every collective, one entry per line of collectives/algorithms.def; a
+// collective's first entry is its default algorithm.
 const std::vector<CollectiveEntry>& collective_algorithms();
 // Collective names in table order, each once.
 std::vector<std::string> collective_names();

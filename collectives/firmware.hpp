@@ -40,7 +40,7 @@ struct FirmwareParams {
   std::string algorithm;        // workload.algorithm; empty: the collective's first algorithm
   AllToAllParams all_to_all;    // workload.kind = all_to_all_broadcast
   MessageCost neighbour_cost;   // from the system's parameters, for closed forms
-  // collectives on a 2-D mesh (collectives/manycore_collectives.hpp)
+  // collectives on a 2-D mesh (collectives/mesh_collective.hpp)
   std::string grid;                    // workload.grid: ranks' sub-grid "AxB"; empty: whole mesh
   std::uint64_t message_bytes = 128;   // workload.message_bytes: per message (per rank pair)
   unsigned root = 0;                   // workload.root: rank of broadcast / reduce

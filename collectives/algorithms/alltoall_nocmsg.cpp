@@ -1,0 +1,270 @@
+#include <algorithm>
+#include <cstdlib>
+#include <utility>
+
+#include "collectives/mesh_collective.hpp"
+
+namespace collnoc {
+
+namespace {
+
+// Pattern-based rounds: in a round disjoint pairs of tiles swap messages, and no two messages
+// of a round share a link (X-then-Y routes) or a tile. Pairs come in four classes, each filling
+// its own rounds, in this order: direct along X, direct along Y, left (the partner is up-left /
+// down-right: (x - dx, y + dy) and (x + dx, y - dy)) and right ((x + dx, y + dy), (x - dx, y - dy)).
+// Within a class, pairs are placed longest first into the first round that has their links and
+// tiles free and still leaves every tile a path to the grid centre over links the round does not
+// use. A barrier closes each round: arrival counts go up that round's tree of unused links (so
+// they never meet the round's data), and the release comes from the centre on the static network
+// (routed once), so the next round's data meets no barrier traffic either. Without a static
+// network the release goes back down the tree on the dynamic network.
+// With two cores per tile (scc) the tile's first core leads it through the rounds: the other
+// core first hands it, over the router's local ports, everything it sends (one bundle), the
+// leaders swap per round one message holding what every core of one tile sends every core of
+// the other, and at the end the leader hands its mate what arrived for it (one bundle).
+class PatternAlltoall : public AlltoallBase {
+ public:
+  PatternAlltoall(const FirmwareParams& p, const Topology& t, bool varying)
+      : AlltoallBase(p, t, varying), per_tile_(comm_.cores_per_tile()), tiles_(n_ / per_tile_),
+        centre_(tile_at((comm_.width() - 1) / 2, (comm_.height() - 1) / 2)), plan_(build()) {}
+
+  // The rounds and their barrier trees. With a static network the release never meets the
+  // dynamic network's traffic. Without one, round r's release is still under way while released
+  // tiles send round r + 1's data and report it: it takes a tree of links neither uses where
+  // one exists, else the arrival tree's links backwards (free once round r's data is in), and
+  // may then meet round r + 1's traffic (counted per round; docs/manycore.md). Packing rounds
+  // so that such a tree always exists took half as many rounds again (73 -> 127 on scc's 6x4).
+  struct Schedule {
+    std::vector<std::vector<int>> rounds;   // per round: each tile's partner tile, -1 if idle
+    std::vector<std::vector<int>> arrival;  // per round: each tile's parent in its arrival tree
+    std::vector<std::vector<int>> release;  // per round: the same for its release (no SN)
+  };
+  Schedule build() const {
+    Schedule s;
+    const int w = static_cast<int>(comm_.width()), h = static_cast<int>(comm_.height());
+    std::vector<std::pair<unsigned, unsigned>> pairs[4];  // per class: (left end, partner)
+    for (unsigned a = 0; a < tiles_; ++a)
+      for (int dx = 0; dx < w; ++dx)
+        for (int dy = -(h - 1); dy < h; ++dy) {
+          if (dx == 0 && dy <= 0) continue;
+          const int bx = tx(a) + dx, by = ty(a) + dy;
+          if (!comm_.inside(bx, by)) continue;
+          const int cls = dy == 0 ? 0 : dx == 0 ? 1 : dy < 0 ? 2 : 3;
+          pairs[cls].emplace_back(a, tile_at(bx, by));
+        }
+    std::vector<std::vector<bool>> links_used;  // per round, per directed link
+    for (auto& cls : pairs) {
+      std::stable_sort(cls.begin(), cls.end(), [&](const auto& l, const auto& r) {
+        return hops(l.first, l.second) > hops(r.first, r.second);
+      });
+      const std::size_t first_round = s.rounds.size();
+      for (const auto& [a, b] : cls) {
+        std::vector<unsigned> links = route_links(a, b), back = route_links(b, a);
+        links.insert(links.end(), back.begin(), back.end());
+        std::size_t r = first_round;
+        for (; r < s.rounds.size(); ++r) {
+          if (s.rounds[r][a] >= 0 || s.rounds[r][b] >= 0) continue;
+          std::vector<bool> used = links_used[r];
+          bool free = true;
+          for (unsigned l : links) free = free && !used[l], used[l] = true;
+          if (free && !tree_over_free_links(used).empty()) break;
+        }
+        if (r == s.rounds.size()) {
+          s.rounds.emplace_back(tiles_, -1);
+          links_used.emplace_back(4 * tiles_, false);
+        }
+        s.rounds[r][a] = static_cast<int>(b);
+        s.rounds[r][b] = static_cast<int>(a);
+        for (unsigned l : links) links_used[r][l] = true;
+      }
+    }
+    const std::vector<bool> no_links(4 * tiles_, false);
+    for (std::size_t r = 0; r < s.rounds.size(); ++r) {
+      // A round that had to open with a pair whose links cut some tile off (two tiles, one
+      // link) reports over any links.
+      s.arrival.push_back(tree_over_free_links(links_used[r]));
+      if (s.arrival.back().empty()) s.arrival.back() = tree_over_free_links(no_links);
+      std::vector<int> release;
+      if (r + 1 < s.rounds.size()) release = release_tree(links_used[r + 1]);
+      if (release.empty()) release = tree_over_free_links(no_links, true);
+      s.release.push_back(std::move(release));
+    }
+    return s;
+  }
+  void run_rank(MessageLayer& ml, unsigned me) override {
+    const unsigned tile = me / per_tile_, lead = tile * per_tile_;
+    if (me != lead) {
+      run_mate(ml, me, lead);
+      return;
+    }
+    // What the mates send: out[i][dst] for core lead + i, cut from their bundles (the leader's
+    // own messages are made when they leave).
+    std::vector<std::vector<Words>> out(per_tile_);
+    for (unsigned i = 1; i < per_tile_; ++i) out[i] = split(recv(ml, lead + i), lead + i, true);
+    // What arrives for the mates, in source order.
+    std::vector<std::vector<Words>> in(per_tile_);
+    for (unsigned i = 1; i < per_tile_; ++i) {
+      in[i].resize(n_);
+      in[i][me] = message(me, lead + i);
+    }
+    for (unsigned i = 1; i < per_tile_; ++i) {
+      check(out[i][me], message(lead + i, me),
+            "message " + std::to_string(lead + i) + " -> " + std::to_string(me));
+      for (unsigned j = 1; j < per_tile_; ++j)
+        if (j != i) in[j][lead + i] = std::move(out[i][lead + j]);
+    }
+
+    const bool sn = use_static_network(ml);
+    if (sn) sn_route_broadcast(ml, me, centre_);
+    for (std::size_t r = 0; r < plan_.rounds.size(); ++r) {
+      ml.mark_round(static_cast<unsigned>(r + 1));
+      if (plan_.rounds[r][tile] >= 0) {
+        const unsigned peer = static_cast<unsigned>(plan_.rounds[r][tile]) * per_tile_;
+        Words sent;  // from every core of this tile to every core of the peer's
+        for (unsigned i = 0; i < per_tile_; ++i)
+          for (unsigned j = 0; j < per_tile_; ++j) {
+            const Words piece = i == 0 ? message(me, peer + j) : std::move(out[i][peer + j]);
+            sent.insert(sent.end(), piece.begin(), piece.end());
+          }
+        send(ml, peer, sent);
+        const Words got = recv(ml, peer);
+        std::size_t at = 0;
+        for (unsigned i = 0; i < per_tile_; ++i)
+          for (unsigned j = 0; j < per_tile_; ++j) {
+            const std::size_t words = message(peer + i, lead + j).size();
+            Words piece(got.begin() + static_cast<std::ptrdiff_t>(std::min(at, got.size())),
+                        got.begin() + static_cast<std::ptrdiff_t>(std::min(at + words, got.size())));
+            at += words;
+            if (j == 0) check(piece, message(peer + i, me),
+                              "message " + std::to_string(peer + i) + " -> " + std::to_string(me));
+            else in[j][peer + i] = std::move(piece);
+          }
+      }
+      const std::vector<int>& parent = plan_.arrival[r];
+      Words count{1};
+      for (unsigned u = 0; u < tiles_; ++u)
+        if (parent[u] == static_cast<int>(tile)) count[0] += recv(ml, u * per_tile_).at(0);
+      if (parent[tile] >= 0) send(ml, static_cast<unsigned>(parent[tile]) * per_tile_, count);
+      if (sn) {
+        sn_broadcast(ml, me, centre_ * per_tile_, count);
+      } else {
+        const std::vector<int>& down = plan_.release[r];
+        if (down[tile] >= 0) count = recv(ml, static_cast<unsigned>(down[tile]) * per_tile_);
+        for (unsigned u = 0; u < tiles_; ++u)
+          if (down[u] == static_cast<int>(tile)) send(ml, u * per_tile_, count);
+      }
+      check(count, Words{tiles_}, "barrier release at rank " + std::to_string(me));
+    }
+    for (unsigned i = 1; i < per_tile_; ++i) {
+      Words bundle;
+      for (const Words& piece : in[i]) bundle.insert(bundle.end(), piece.begin(), piece.end());
+      send(ml, lead + i, bundle);
+    }
+  }
+  void report_more(Report& out) const override {
+    AlltoallBase::report_more(out);
+    out.set("collective.rounds", static_cast<std::uint64_t>(plan_.rounds.size()));
+  }
+
+ private:
+  // A core that does not lead its tile: everything it sends to its leader in one bundle, and
+  // everything sent to it back from the leader in one bundle, which it checks.
+  void run_mate(MessageLayer& ml, unsigned me, unsigned lead) {
+    ml.mark_round(0);
+    Words bundle;
+    for (unsigned dst = 0; dst < n_; ++dst)
+      if (dst != me) {
+        const Words m = message(me, dst);
+        bundle.insert(bundle.end(), m.begin(), m.end());
+      }
+    send(ml, lead, bundle);
+    const std::vector<Words> got = split(recv(ml, lead), me, false);
+    for (unsigned src = 0; src < n_; ++src)
+      if (src != me)
+        check(got[src], message(src, me), "message " + std::to_string(src) + " -> " + std::to_string(me));
+  }
+  // Cuts a bundle into the messages from `core` to every other rank (`outgoing`) or from every
+  // other rank to `core`, in rank order; a short bundle leaves short pieces for check() to find.
+  std::vector<Words> split(const Words& bundle, unsigned core, bool outgoing) const {
+    std::vector<Words> pieces(n_);
+    std::size_t at = 0;
+    for (unsigned other = 0; other < n_; ++other) {
+      if (other == core) continue;
+      const std::size_t words = (outgoing ? message(core, other) : message(other, core)).size();
+      pieces[other].assign(bundle.begin() + static_cast<std::ptrdiff_t>(std::min(at, bundle.size())),
+                           bundle.begin() + static_cast<std::ptrdiff_t>(std::min(at + words, bundle.size())));
+      at += words;
+    }
+    return pieces;
+  }
+  // Tiles are numbered y * width + x.
+  int tx(unsigned tile) const { return static_cast<int>(tile % comm_.width()); }
+  int ty(unsigned tile) const { return static_cast<int>(tile / comm_.width()); }
+  unsigned tile_at(int x, int y) const { return static_cast<unsigned>(y) * comm_.width() + static_cast<unsigned>(x); }
+  unsigned hops(unsigned a, unsigned b) const {
+    return static_cast<unsigned>(std::abs(tx(a) - tx(b)) + std::abs(ty(a) - ty(b)));
+  }
+  // Directed links are numbered 4 per tile: out of it along +X, -X, +Y, -Y.
+  // The links an X-then-Y route from tile a to tile b takes.
+  std::vector<unsigned> route_links(unsigned a, unsigned b) const {
+    std::vector<unsigned> out;
+    int x = tx(a), y = ty(a);
+    const int to_x = tx(b), to_y = ty(b);
+    for (; x != to_x; x += x < to_x ? 1 : -1) out.push_back(4 * tile_at(x, y) + (x < to_x ? 0 : 1));
+    for (; y != to_y; y += y < to_y ? 1 : -1) out.push_back(4 * tile_at(x, y) + (y < to_y ? 2 : 3));
+    return out;
+  }
+  // The directed link from tile a to its neighbour b.
+  unsigned link_between(unsigned a, unsigned b) const {
+    return 4 * a + (tx(b) > tx(a) ? 0 : tx(b) < tx(a) ? 1 : ty(b) > ty(a) ? 2 : 3);
+  }
+  // Parent of every tile in a tree into the centre whose every edge is a link not in `used`,
+  // tile -> parent (up) or parent -> tile (`down`), breadth-first from the centre; empty if some
+  // tile has no such path.
+  std::vector<int> tree_over_free_links(const std::vector<bool>& used, bool down = false) const {
+    constexpr int kStepX[4] = {1, -1, 0, 0}, kStepY[4] = {0, 0, 1, -1};
+    std::vector<int> parent(tiles_, -2);
+    parent[centre_] = -1;
+    std::vector<unsigned> queue{centre_};
+    for (std::size_t i = 0; i < queue.size(); ++i) {
+      const unsigned v = queue[i];
+      for (unsigned d = 0; d < 4; ++d) {
+        const int ux = tx(v) + kStepX[d], uy = ty(v) + kStepY[d];
+        if (!comm_.inside(ux, uy)) continue;
+        const unsigned u = tile_at(ux, uy);
+        if (parent[u] != -2 || used[down ? 4 * v + d : 4 * u + (d ^ 1)]) continue;  // u -> v, v -> u
+        parent[u] = static_cast<int>(v);
+        queue.push_back(u);
+      }
+    }
+    if (queue.size() != tiles_) return {};
+    return parent;
+  }
+
+  // The release tree of the round before one whose data takes `used` (and whose arrival tree
+  // takes the links it finds): links out of parents toward children that neither uses.
+  std::vector<int> release_tree(std::vector<bool> used) const {
+    const std::vector<int> arrival = tree_over_free_links(used);
+    if (arrival.empty()) return {};
+    for (unsigned u = 0; u < tiles_; ++u)
+      if (arrival[u] >= 0) used[link_between(u, static_cast<unsigned>(arrival[u]))] = true;
+    return tree_over_free_links(used, true);
+  }
+
+  unsigned per_tile_, tiles_;
+  unsigned centre_;  // tile
+  Schedule plan_;
+};
+
+}  // namespace
+
+std::unique_ptr<Firmware> make_alltoall_nocmsg(const FirmwareParams& p, const Topology& t) {
+  return std::make_unique<PatternAlltoall>(p, t, false);
+}
+
+// alltoallv nocmsg: the same class with a size per pair (its own line in algorithms.def).
+std::unique_ptr<Firmware> make_alltoallv_nocmsg(const FirmwareParams& p, const Topology& t) {
+  return std::make_unique<PatternAlltoall>(p, t, true);
+}
+
+}  // namespace collnoc

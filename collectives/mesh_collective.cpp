@@ -1,0 +1,158 @@
+#include "collectives/mesh_collective.hpp"
+
+#include "noc/random.hpp"
+#include "noc/topology/kary_ncube.hpp"
+
+namespace collnoc {
+
+unsigned message_words(const FirmwareParams& p) {
+  if (p.message_bytes == 0 || p.message_bytes % 4 != 0)
+    throw ParamError("workload.message_bytes", std::to_string(p.message_bytes),
+                     "a positive multiple of 4 bytes");
+  return static_cast<unsigned>(p.message_bytes / 4);
+}
+
+Words broadcast_data(const FirmwareParams& p) {
+  return pattern_message(p.seed, p.root, p.root, 0, message_words(p));
+}
+
+// ---------------------------------------------------------------- the mesh tree
+
+unsigned MeshTree::lead(unsigned r) const {
+  const unsigned per_tile = c_.cores_per_tile();
+  return r / per_tile == root_ / per_tile ? root_ : r - r % per_tile;
+}
+
+std::vector<unsigned> MeshTree::mates(unsigned r) const {
+  std::vector<unsigned> out;
+  const unsigned first = r - r % c_.cores_per_tile();
+  for (unsigned m = first; m < first + c_.cores_per_tile(); ++m)
+    if (m != r) out.push_back(m);
+  return out;
+}
+
+int MeshTree::parent(unsigned r) const {
+  const int x = static_cast<int>(c_.x(r)), y = static_cast<int>(c_.y(r));
+  if (y != cy_) return static_cast<int>(lead(c_.rank_at(x, y < cy_ ? y + 1 : y - 1)));
+  if (x != cx_) return static_cast<int>(lead(c_.rank_at(x < cx_ ? x + 1 : x - 1, y)));
+  return -1;
+}
+
+std::vector<unsigned> MeshTree::children(unsigned r) const {
+  const int x = static_cast<int>(c_.x(r)), y = static_cast<int>(c_.y(r));
+  std::vector<unsigned> out;
+  const auto add = [&](int cx, int cy) {
+    if (c_.inside(cx, cy)) out.push_back(lead(c_.rank_at(cx, cy)));
+  };
+  if (y == cy_) {
+    if (x <= cx_) add(x - 1, y);
+    if (x >= cx_) add(x + 1, y);
+    add(x, y - 1);
+    add(x, y + 1);
+  } else {
+    add(x, y < cy_ ? y - 1 : y + 1);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- MeshCollective
+
+MeshCollective::MeshCollective(const FirmwareParams& p, GridCommunicator comm)
+    : CollectiveFirmware(p, comm.size()), comm_(comm), n_(comm.size()) {
+  if (p.root >= n_)
+    throw ParamError("workload.root", std::to_string(p.root),
+                     "a rank of the grid: 0.." + std::to_string(n_ - 1));
+}
+
+void MeshCollective::report_more(Report& out) const {
+  out.set("collective.grid", std::to_string(comm_.width()) + "x" + std::to_string(comm_.height()));
+  out.set("collective.bytes_moved", bytes_moved_);
+}
+
+void MeshCollective::scatter(MessageLayer& ml, const MeshTree& tree, unsigned me, Words& data) {
+  ml.mark_round(2);  // down the tree
+  if (tree.lead(me) != me) {
+    data = recv(ml, tree.lead(me));
+    return;
+  }
+  if (tree.parent(me) >= 0) data = recv(ml, static_cast<unsigned>(tree.parent(me)));
+  for (unsigned child : tree.children(me)) send(ml, child, data);
+  for (unsigned mate : tree.mates(me)) send(ml, mate, data);
+}
+
+void MeshCollective::tree_barrier(MessageLayer& ml, unsigned me) {
+  const MeshTree tree(comm_, comm_.rank_at((comm_.width() - 1) / 2, (comm_.height() - 1) / 2));
+  Words count{1};
+  gather(ml, tree, me, count, [](Words& acc, const Words& in) { acc[0] += in.at(0); });
+  scatter(ml, tree, me, count);
+  check(count, Words{n_}, "barrier release at rank " + std::to_string(me));
+}
+
+void MeshCollective::sn_route_broadcast(MessageLayer& ml, unsigned me, unsigned root) {
+  if (sn_routed_[me]) return;  // the route stays for the next repetitions
+  sn_routed_[me] = true;
+  const KaryNCube& mesh = comm_.mesh();
+  const int x = static_cast<int>(comm_.x(me)), y = static_cast<int>(comm_.y(me));
+  const int rx = static_cast<int>(comm_.x(root)), ry = static_cast<int>(comm_.y(root));
+  std::uint64_t outputs = 0;
+  const auto out_to = [&](int dim, int step) {  // onward link if it stays inside the grid
+    if (comm_.inside(dim == 0 ? x + step : x, dim == 1 ? y + step : y))
+      outputs |= std::uint64_t{1} << (step > 0 ? mesh.plus_port(dim) : mesh.minus_port(dim));
+  };
+  unsigned input = mesh.local_port_of(comm_.core(me));
+  if (me == root) {
+    for (int dim : {0, 1})
+      for (int step : {1, -1}) out_to(dim, step);
+  } else {
+    // Take the stream from the neighbour toward the root (Y in its column, X elsewhere).
+    const int dim = x == rx ? 1 : 0;
+    const int step = dim == 1 ? (y > ry ? 1 : -1) : (x > rx ? 1 : -1);  // away from root
+    const unsigned from = comm_.rank_at(dim == 0 ? x - step : x, dim == 1 ? y - step : y);
+    const unsigned toward_me = step > 0 ? mesh.plus_port(dim) : mesh.minus_port(dim);
+    input = mesh.peer(comm_.router(from), toward_me).port;
+    out_to(dim, step);
+    if (dim == 1) {
+      out_to(0, 1);
+      out_to(0, -1);
+    }
+    outputs |= std::uint64_t{1} << mesh.local_port_of(comm_.core(me));
+  }
+  ml.sn_configure(input, outputs);
+}
+
+void MeshCollective::sn_broadcast(MessageLayer& ml, unsigned me, unsigned root, Words& data) {
+  ml.mark_round(2);  // down, on the static network
+  if (me == root) {
+    bytes_moved_ += 4ull * data.size();
+    ml.sn_send(data);
+  } else {
+    data = ml.sn_recv(data.size());
+  }
+}
+
+// ---------------------------------------------------------------- the reduction base
+
+ReductionCollective::ReductionCollective(const FirmwareParams& p, const Topology& t)
+    : MeshCollective(p, t), red_(p), want_(red_.expected(p.seed, n_, 0)) {}
+
+Words ReductionCollective::tree_reduce(MessageLayer& ml, const MeshTree& tree, unsigned me) {
+  Words acc = mine(me);
+  gather(ml, tree, me, acc, [this](Words& a, const Words& in) { fold(a, in); });
+  return acc;
+}
+
+void ReductionCollective::report_more(Report& out) const {
+  MeshCollective::report_more(out);
+  out.set("collective.reduce_op", p_.reduce_op);
+  out.set("collective.element_type", p_.element_type);
+}
+
+// ---------------------------------------------------------------- the alltoall base
+
+Words AlltoallBase::message(unsigned src, unsigned dst) const {
+  unsigned w = words_;
+  if (varying_) w = 1 + static_cast<unsigned>(hash64(p_.seed ^ 0xa11a11, src * n_ + dst) % (2 * words_));
+  return pattern_message(p_.seed, src, dst, 0, w);
+}
+
+}  // namespace collnoc
