@@ -97,7 +97,7 @@ void MeshCollective::sn_route_broadcast(MessageLayer& ml, unsigned me, unsigned 
   std::uint64_t outputs = 0;
   const auto out_to = [&](int dim, int step) {  // onward link if it stays inside the grid
     if (comm_.inside(dim == 0 ? x + step : x, dim == 1 ? y + step : y))
-      outputs |= std::uint64_t{1} << (step > 0 ? mesh.plus_port(dim) : mesh.minus_port(dim));
+      outputs |= std::uint64_t{1} << mesh.port_toward(dim, step);
   };
   unsigned input = mesh.local_port_of(comm_.core(me));
   if (me == root) {
@@ -108,7 +108,7 @@ void MeshCollective::sn_route_broadcast(MessageLayer& ml, unsigned me, unsigned 
     const int dim = x == rx ? 1 : 0;
     const int step = dim == 1 ? (y > ry ? 1 : -1) : (x > rx ? 1 : -1);  // away from root
     const unsigned from = comm_.rank_at(dim == 0 ? x - step : x, dim == 1 ? y - step : y);
-    const unsigned toward_me = step > 0 ? mesh.plus_port(dim) : mesh.minus_port(dim);
+    const unsigned toward_me = mesh.port_toward(dim, step);
     input = mesh.peer(comm_.router(from), toward_me).port;
     out_to(dim, step);
     if (dim == 1) {

@@ -115,11 +115,13 @@ const std::vector<TopologyEntry>& topologies() {
   static const std::vector<TopologyEntry> table = {
       {"mesh", "k-ary n-mesh (k may differ per dimension), no wrap-around links",
        [](const TopologyParams& p) {
-         return std::make_unique<KaryNCube>(expand_k(p), false, p.endpoints_per_router);
+         return std::make_unique<KaryNCube>(expand_k(p), false, p.endpoints_per_router,
+                                            p.directions);
        }},
       {"torus", "k-ary n-cube with wrap-around links (k may differ per dimension)",
        [](const TopologyParams& p) {
-         return std::make_unique<KaryNCube>(expand_k(p), true, p.endpoints_per_router);
+         return std::make_unique<KaryNCube>(expand_k(p), true, p.endpoints_per_router,
+                                            p.directions);
        }},
       {"random", "connected random regular graph (topology.nodes, topology.degree, topology.seed)",
        [](const TopologyParams& p) {

@@ -14,6 +14,7 @@ struct TopologyParams {
   std::string kind = "mesh";        // registered topology name
   std::vector<unsigned> k{8};       // routers per dimension; one value applies to every dimension
   unsigned n = 2;                   // dimensions
+  unsigned directions = 2;          // torus: 1 for one channel per dimension, the + way (SPEC 5)
   unsigned endpoints_per_router = 1;
   unsigned nodes = 64;              // random: routers
   unsigned degree = 4;              // random: network ports per router

@@ -142,11 +142,11 @@ TEST_CASE("a static switch holds words that arrive before its route is set", "[m
     void run(MessageLayer& ml) override {
       const Words data{1, 2, 3, 4, 5, 6, 7, 8, 9};
       if (ml.rank() == 0) {
-        ml.sn_configure(4, 1u << KaryNCube::plus_port(0));
+        ml.sn_configure(4, 1u << 0 /* +x */);
         ml.sn_send(data);
       } else if (ml.rank() == 1) {
         ml.compute(200);
-        ml.sn_configure(KaryNCube::minus_port(0), 1u << 4);
+        ml.sn_configure(1 /* -x */, 1u << 4);
         ok_ = ml.sn_recv(data.size()) == data;
         finish_ = ml.now();
       }

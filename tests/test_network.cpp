@@ -89,6 +89,33 @@ TEST_CASE("torus with dimension-order routing survives saturation without deadlo
   CHECK(get<double>(out.report, "throughput.accepted_flits_per_node_cycle") > 0.05);
 }
 
+namespace {
+// A 6x6 unidirectional torus far past saturation (every ring full).
+void unidirectional_torus_at_saturation(const char* routing) {
+  PlatformParams p;
+  p.topology.kind = "torus";
+  p.topology.k = {6, 6};
+  p.topology.directions = 1;
+  p.system.routing = routing;
+  p.system.router.vcs = 4;
+  p.system.router.buffer_flits = 4;
+  auto sys = make_platform(p);
+  TrafficParams tp;
+  tp.injection_rate = 0.9;
+  tp.packet_flits = 6;
+  RunOutcome out = test::run_traffic(*sys, tp, 1000, 5000, 8000);
+  require_conserved(out);
+  CHECK(get<double>(out.report, "throughput.accepted_flits_per_node_cycle") > 0.05);
+}
+}  // namespace
+
+TEST_CASE("unidirectional torus: dimension order survives saturation", "[network]") {
+  unidirectional_torus_at_saturation("dor");
+}
+TEST_CASE("unidirectional torus: adaptive routing survives saturation", "[network]") {
+  unidirectional_torus_at_saturation("adaptive");
+}
+
 TEST_CASE("adaptive routing on a torus survives saturation without deadlock", "[network]") {
   SystemParams sp;
   sp.routing = "adaptive";
@@ -179,7 +206,7 @@ TEST_CASE("the watchdog ends a deadlocked run and names the blocked buffers", "[
     explicit AlwaysPlus(const KaryNCube& t) : t_(t) {}
     void route(const RouteRequest& req, RouteResult& out) const override {
       if (t_.router_of(req.dst) == req.router) out.add(t_.local_port_of(req.dst), 0, 1);
-      else out.add(KaryNCube::plus_port(0), 0, 1);
+      else out.add(t_.plus_port(0), 0, 1);
     }
 
    private:

@@ -118,6 +118,28 @@ TEST_CASE("dimension-order routing on tori: dateline VCs make it acyclic", "[rou
   }
 }
 
+TEST_CASE("unidirectional tori: one channel per dimension, the + way round", "[routing]") {
+  KaryNCube t({4, 3}, true, 1, 1);
+  CHECK(t.network_ports() == 2);
+  CHECK(t.describe() == "4x3 unidirectional torus");
+  CHECK(t.port_name(0) == "E");
+  CHECK(t.port_name(1) == "N");
+  for (RouterId r = 0; r < t.num_routers(); ++r)
+    for (unsigned d = 0; d < 2; ++d) {
+      const PortPeer& q = t.peer(r, d);
+      CHECK(q.port == d);  // arrives on the same dimension's input
+      CHECK(t.coord(q.router, d) == (t.coord(r, d) + 1) % t.k(d));
+      CHECK(t.coord(q.router, 1 - d) == t.coord(r, 1 - d));
+    }
+  // Distances go the + way only: 3 hops from x = 0 to x = 3, one back.
+  CHECK(t.distance(t.router_at({0, 0}), t.router_at({3, 0})) == 3);
+  CHECK(t.distance(t.router_at({3, 0}), t.router_at({0, 0})) == 1);
+  CHECK(t.distance(t.router_at({1, 2}), t.router_at({0, 1})) == 3 + 2);
+  CHECK_THROWS_WITH(KaryNCube({4, 4}, false, 1, 1), Catch::Contains("topology.directions"));
+  CHECK_THROWS_WITH(KaryNCube({4, 4}, true, 1, 3), Catch::Contains("topology.directions"));
+  CHECK_THROWS_WITH(make_routing("updown", t, 1), Catch::Contains("links both ways"));
+}
+
 TEST_CASE("the cycle check finds the deadlock of a torus without a dateline", "[routing]") {
   // Negative control: all VCs usable everywhere on a ring has a cyclic dependency.
   class NoDateline : public RoutingFunction {
@@ -126,7 +148,7 @@ TEST_CASE("the cycle check finds the deadlock of a torus without a dateline", "[
     void route(const RouteRequest& req, RouteResult& out) const override {
       const RouterId target = t_.router_of(req.dst);
       if (target == req.router) out.add(t_.local_port_of(req.dst), 0, 2);
-      else out.add(KaryNCube::plus_port(0), 0, 2);
+      else out.add(t_.plus_port(0), 0, 2);
     }
 
    private:
@@ -142,13 +164,13 @@ TEST_CASE("the cycle check finds the deadlock of a torus without a dateline", "[
     RouterId r = s;
     for (int hop = 0; hop < 3; ++hop) {
       for (unsigned vc = 0; vc < 2; ++vc) {
-        Channel ch{r, KaryNCube::plus_port(0), vc};
+        Channel ch{r, ring.plus_port(0), vc};
         if (has_prev) g[prev].insert(ch);
         else g[ch];
       }
-      prev = Channel{r, KaryNCube::plus_port(0), 0};
+      prev = Channel{r, ring.plus_port(0), 0};
       has_prev = true;
-      r = ring.peer(r, KaryNCube::plus_port(0)).router;
+      r = ring.peer(r, ring.plus_port(0)).router;
     }
   }
   CHECK(has_cycle(g));
@@ -225,6 +247,20 @@ TEST_CASE("adaptive routing: minimal candidates, and an acyclic extended escape 
     }
 }
 
+TEST_CASE("dimension-order and adaptive routing on unidirectional tori: minimal and acyclic",
+          "[routing]") {
+  for (auto k : std::vector<std::vector<unsigned>>{{4, 4}, {5, 3}, {3, 3, 3}, {2, 4}, {8}}) {
+    INFO(k.size() << "-D, k0 = " << k[0]);
+    KaryNCube topo(k, true, 1, 1);
+    auto dor = make_routing("dor", topo, 2);
+    CHECK_FALSE(has_cycle(walk_all(topo, *dor, 2, false)));
+    auto adaptive = make_routing("adaptive", topo, 4);
+    walk_all(topo, *adaptive, 4, false);  // every candidate minimal, the + way
+    CHECK_FALSE(has_cycle(walk_all(topo, *adaptive, 4, true)));
+    CHECK_FALSE(has_cycle(extended_escape_cdg(topo, *adaptive, 4)));
+  }
+}
+
 TEST_CASE("the extended escape graph finds a cycle through adaptive channels that the direct "
           "graph does not", "[routing]") {
   // Control: XY escape channels (VC 0) with adaptive channels (VC 1) that may also go back
@@ -236,7 +272,7 @@ TEST_CASE("the extended escape graph finds a cycle through adaptive channels tha
     void route(const RouteRequest& req, RouteResult& out) const override {
       const RouterId target = t_.router_of(req.dst);
       if (target == req.router) return out.add(t_.local_port_of(req.dst), 0, 2);
-      if (t_.coord(req.router, 0) > 0) out.add(KaryNCube::minus_port(0), 1, 2);
+      if (t_.coord(req.router, 0) > 0) out.add(t_.minus_port(0), 1, 2);
       dor_.escape(req.router, req.dst, 0, 1, out);
     }
     std::uint32_t adaptive_vcs() const override { return 0b10; }
@@ -278,10 +314,10 @@ TEST_CASE("k-ary n-cube wiring: ports pair up, tori wrap, k = 2 tori have two li
       CHECK(t.peer(q.router, q.port).router == r);
     }
   // k = 2: both x ports of router 0 lead to router 1.
-  CHECK(t.peer(0, KaryNCube::plus_port(0)).router == 1);
-  CHECK(t.peer(0, KaryNCube::minus_port(0)).router == 1);
+  CHECK(t.peer(0, t.plus_port(0)).router == 1);
+  CHECK(t.peer(0, t.minus_port(0)).router == 1);
   KaryNCube m({3, 3}, false);
-  CHECK_FALSE(m.peer(0, KaryNCube::minus_port(0)).connected());
+  CHECK_FALSE(m.peer(0, m.minus_port(0)).connected());
   CHECK(m.distance(0, 8) == 4);
   CHECK(KaryNCube({8, 8}, true).distance(0, 63) == 2);
 }

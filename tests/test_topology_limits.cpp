@@ -82,6 +82,6 @@ TEST_CASE("the largest mesh takes 8 bytes a port", "[long]") {
   const std::size_t ports = std::size_t{mesh.num_routers()} * mesh.network_ports();
   INFO(used << " bytes for " << ports << " ports");
   CHECK(used <= ports * sizeof(PortPeer) + (1u << 20));
-  CHECK(mesh.peer(mesh.num_routers() - 1, KaryNCube::minus_port(1)).router ==
+  CHECK(mesh.peer(mesh.num_routers() - 1, mesh.minus_port(1)).router ==
         mesh.num_routers() - 1 - 4096);
 }

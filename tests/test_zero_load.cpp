@@ -15,14 +15,20 @@ struct Case {
   unsigned words;
 };
 
-void check_zero_load(const std::string& kind, Switching sw, unsigned hop, unsigned link) {
+void check_zero_load(const std::string& kind, Switching sw, unsigned hop, unsigned link,
+                     unsigned directions = 2) {
   SystemParams sys;
   sys.router.switching = sw;
   sys.router.hop_latency_cycles = hop;
   sys.router.buffer_flits = 16;  // VCT and SAF need room for a whole packet
   sys.router.vcs = 2;
   sys.link.latency_cycles = link;
-  auto system = test::build(kind, {8, 8}, sys);
+  PlatformParams p;
+  p.topology.kind = kind;
+  p.topology.k = {8, 8};
+  p.topology.directions = directions;
+  p.system = sys;
+  auto system = make_platform(p);
   const Topology& topo = system->topology();
 
   // Distances 0..14 on an 8x8 network, 1 to 16 flits (4 words per flit), one packet at a time.
@@ -68,4 +74,9 @@ TEST_CASE("zero-load latency: torus with a 1-cycle hop and 3-cycle links", "[zer
 }
 TEST_CASE("zero-load latency: store-and-forward on a torus with 2-cycle links", "[zero_load]") {
   check_zero_load("torus", Switching::store_and_forward, 3, 2);
+}
+TEST_CASE("zero-load latency: unidirectional torus, virtual cut-through with 2-cycle links",
+          "[zero_load]") {
+  // Distances the + way only (63 -> 0 is 2 hops, 0 -> 63 is 14).
+  check_zero_load("torus", Switching::virtual_cut_through, 2, 2, 1);
 }

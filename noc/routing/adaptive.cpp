@@ -36,7 +36,7 @@ void MinimalAdaptiveRouting::route(const RouteRequest& req, RouteResult& out) co
   for (unsigned d = 0; d < topo_.dimensions() && n < dirs.size(); ++d) {
     const int off = minimal_offset(topo_, d, topo_.coord(req.router, d), topo_.coord(target, d));
     if (off == 0) continue;
-    dirs[n++] = {std::abs(off), off > 0 ? KaryNCube::plus_port(d) : KaryNCube::minus_port(d)};
+    dirs[n++] = {std::abs(off), topo_.port_toward(d, off)};
   }
   std::stable_sort(dirs.begin(), dirs.begin() + n,
                    [](const auto& a, const auto& b) { return a.first > b.first; });

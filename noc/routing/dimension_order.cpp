@@ -8,6 +8,7 @@ int minimal_offset(const KaryNCube& topo, unsigned dim, unsigned from, unsigned 
   if (!topo.torus()) return delta;
   const int k = static_cast<int>(topo.k(dim));
   if (delta < 0) delta += k;            // 0 .. k-1 going +
+  if (topo.directions() == 1) return delta;
   return delta * 2 <= k ? delta : delta - k;
 }
 
@@ -26,7 +27,7 @@ void DimensionOrderRouting::escape(RouterId router, NodeId dst, unsigned vc_lo, 
     const unsigned cur = topo_.coord(router, d), to = topo_.coord(target, d);
     if (cur == to) continue;
     const int off = minimal_offset(topo_, d, cur, to);
-    const unsigned port = off > 0 ? KaryNCube::plus_port(d) : KaryNCube::minus_port(d);
+    const unsigned port = topo_.port_toward(d, off);
     if (!topo_.torus()) {
       out.add(port, vc_lo, vc_hi);
       return;

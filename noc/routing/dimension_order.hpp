@@ -10,7 +10,8 @@
 namespace collnoc {
 
 // Signed minimal offset along dimension `dim` from coordinate `from` to `to` (on a torus the
-// shorter way round; + on ties, so routes are deterministic).
+// shorter way round, + on ties, so routes are deterministic; on a unidirectional torus the +
+// way, 0 .. k-1).
 int minimal_offset(const KaryNCube& topo, unsigned dim, unsigned from, unsigned to);
 
 // Dimension-order routing on meshes and tori (e-cube: dimension 0 first). On a torus the VCs of a

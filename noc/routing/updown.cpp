@@ -9,6 +9,15 @@ UpDownRouting::UpDownRouting(const Topology& topo, unsigned vcs_per_class)
   if (routers_ > 4096)
     throw ParamError("routing.algorithm", "updown",
                      "keeps a table per router and destination: at most 4096 routers");
+  // The spanning tree orients links, so every link must have its way back (not so on a
+  // unidirectional torus, whose rings go one way).
+  for (RouterId r = 0; r < routers_; ++r)
+    for (unsigned p = 0; p < ports_; ++p) {
+      const PortPeer& q = topo.peer(r, p);
+      if (q.connected() && topo.peer(q.router, q.port).router != r)
+        throw ParamError("routing.algorithm", "updown",
+                         "needs links both ways (" + topo.describe() + " has one-way links)");
+    }
   // Levels of the BFS tree from router 0.
   constexpr unsigned kUnseen = ~0u;
   std::vector<unsigned> level(routers_, kUnseen);
