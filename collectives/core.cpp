@@ -10,6 +10,10 @@ namespace {
 const char* const kMpbRefused = "access outside the message-passing buffer (or none here)";
 }  // namespace
 
+void validate(const CoreParams& p) {
+  check_range("core.quantum_cycles", p.quantum_cycles, CoreParams::quantum_cycles_range);
+}
+
 Core::Core(sc_module_name name, Clock& clock, NodeId rank, unsigned cores, Firmware& program,
            const CoreParams& params)
     : sc_module(name), socket("socket"), sn_socket("sn_socket"), clock_(clock), rank_(rank), cores_(cores),

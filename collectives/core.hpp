@@ -20,7 +20,12 @@ namespace collnoc {
 
 struct CoreParams {
   Cycle quantum_cycles = 1000;  // how far a core may run ahead of simulated time
+
+  static constexpr UintRange quantum_cycles_range{1, kU32Max};
 };
+
+// Throws ParamError naming core.quantum_cycles.
+void validate(const CoreParams& p);
 
 class Core : public sc_core::sc_module, public MessageLayer {
  public:

@@ -145,6 +145,43 @@ const std::vector<FirmwareEntry>& firmware_programs() {
   return table;
 }
 
+namespace {
+
+template <typename Names>
+void check_name(const char* key, const std::string& value, const Names& names) {
+  std::string allowed;
+  for (const auto& n : names) {
+    if (value == n) return;
+    allowed += std::string(allowed.empty() ? "" : ", ") + n;
+  }
+  throw ParamError(key, value, "must be one of: " + allowed);
+}
+
+}  // namespace
+
+void validate(const FirmwareParams& p) {
+  using P = FirmwareParams;
+  check_range("workload.message_words", p.message_words, P::message_words_range);
+  check_range("workload.iterations", p.iterations, P::iterations_range);
+  check_range("workload.peer", p.peer, P::rank_range);
+  check_range("workload.message_bytes", p.message_bytes, P::message_bytes_range);
+  check_range("workload.root", p.root, P::rank_range);
+  check_range("workload.fanout", p.fanout, P::fanout_range);
+  check_range("workload.repetitions", p.repetitions, P::repetitions_range);
+  check_range("workload.start_skew_cycles", p.start_skew_cycles, P::start_skew_cycles_range);
+  check_range("workload.sources", p.all_to_all.sources, P::sources_range);
+  if (!p.collective.empty()) check_name("workload.collective", p.collective, collective_names());
+  check_name("workload.scheme", p.all_to_all.scheme, names_of(kA2aSchemes));
+  check_name("workload.base", p.all_to_all.base, names_of(kA2aBases));
+  check_name("workload.variant", p.all_to_all.variant, names_of(kA2aVariants));
+  check_name("workload.intermediate", p.all_to_all.intermediate, kA2aIntermediates);
+  check_name("workload.reduce_op", p.reduce_op, kReduceOps);
+  check_name("workload.element_type", p.element_type, kElementTypes);
+  std::vector<std::string> protocols;
+  for (const auto& e : message_protocols()) protocols.emplace_back(e.name);
+  check_name("msg.protocol", p.protocol.name, protocols);
+}
+
 std::unique_ptr<Firmware> make_firmware(const std::string& name, const FirmwareParams& p,
                                         const Topology& topology) {
   return with_message_protocol(

@@ -50,7 +50,26 @@ struct FirmwareParams {
   unsigned repetitions = 1;            // workload.repetitions: runs of the collective
   Cycle start_skew_cycles = 0;         // workload.start_skew_cycles: random delay before each
   MessageProtocolParams protocol;
+
+  static constexpr UintRange message_words_range{1, kMaxMessageWords};
+  static constexpr UintRange iterations_range{1, kU32Max};
+  static constexpr UintRange rank_range{0, kU32Max};  // peer and root (below the node count)
+  static constexpr UintRange message_bytes_range{1, 1u << 20};
+  static constexpr UintRange fanout_range{1, 47};  // a core's children fit its 48 flags
+  static constexpr UintRange repetitions_range{1, 1000000};
+  static constexpr UintRange start_skew_cycles_range{0, 100000000};
+  static constexpr UintRange sources_range{0, kU32Max};  // all_to_all.sources
 };
+
+// The values workload.intermediate, workload.reduce_op and workload.element_type allow.
+inline constexpr const char* kA2aIntermediates[] = {"center", "corner"};
+inline constexpr const char* kReduceOps[] = {"sum", "max", "min"};
+inline constexpr const char* kElementTypes[] = {"int32", "double"};
+
+// Throws ParamError naming the workload.* or msg.* key whose value is out of its range or not
+// one of its names, whatever the program (how they fit the program and the topology is checked
+// when make_firmware builds it).
+void validate(const FirmwareParams& p);
 
 // One program object for the whole system; run() is called once per core, from that core's
 // SC_THREAD. Firmware records what it observed (and whether the data arrived intact) and adds

@@ -28,10 +28,11 @@ ElementType element_type_from_string(const std::string& name, const std::string&
 }
 
 void validate(const CodecParams& params) {
-  // b = 0 would send the double whole (no codec); b > 52 would cut into the exponent.
-  if (params.lsb_cut_bits < 1 || params.lsb_cut_bits > 52)
+  if (!CodecParams::lsb_cut_bits_range.contains(params.lsb_cut_bits))
     throw ParamError("ni.lsb_cut_bits", std::to_string(params.lsb_cut_bits),
-                     "must be 1..52 (low mantissa bits cut from each double)");
+                     "must be " + std::to_string(CodecParams::lsb_cut_bits_range.min) + ".." +
+                         std::to_string(CodecParams::lsb_cut_bits_range.max) +
+                         " (low mantissa bits cut from each double)");
 }
 
 void Codec::check_count(std::size_t count) const {

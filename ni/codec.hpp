@@ -17,6 +17,7 @@
 
 #include "ni/bitstream.hpp"
 #include "noc/registry.hpp"
+#include "noc/types.hpp"
 
 namespace collnoc {
 
@@ -41,7 +42,10 @@ constexpr unsigned words_per_element(ElementType type) {
 }
 
 struct CodecParams {
-  unsigned lsb_cut_bits = 28;  // LSB-cut: low bits dropped from each double, 1..52
+  unsigned lsb_cut_bits = 28;  // LSB-cut: low bits dropped from each double
+
+  // 0 would send the double whole (no codec); more than 52 would cut into the exponent.
+  static constexpr UintRange lsb_cut_bits_range{1, 52};
 };
 
 // Throws ParamError("ni.lsb_cut_bits", ...) for a value no codec could use. Checked whichever

@@ -50,11 +50,9 @@ unsigned CompressionParams::threshold() const {
 
 void validate(const CompressionParams& p) {
   make_compression_policy(p.policy);
-  if (!(p.fixed_ratio > 1.0))
-    throw ParamError("ni.fixed_ratio", std::to_string(p.fixed_ratio), "must be > 1");
-  if (p.congestion_window_cycles < 1)
-    throw ParamError("ni.congestion_window_cycles", std::to_string(p.congestion_window_cycles),
-                     "must be >= 1");
+  check_range("ni.fixed_ratio", p.fixed_ratio, CompressionParams::fixed_ratio_range);
+  check_range("ni.congestion_window_cycles", p.congestion_window_cycles,
+              CompressionParams::congestion_window_cycles_range);
   validate(p.codec);
 }
 

@@ -30,6 +30,12 @@ struct CompressionParams {
   // L_th in force: threshold_flits, or the smallest L with L - L/C > D (compression pays in the
   // zero-load model T = T_link(H+1) + T_switch H + L/C + D).
   unsigned threshold() const;
+
+  // C > 1: a "compression" that does not shrink has no break-even length.
+  static constexpr RealRange fixed_ratio_range{1.0, 1e9, true};
+  static constexpr UintRange codec_latency_cycles_range{0, kU32Max};
+  static constexpr UintRange congestion_window_cycles_range{1, kU32Max};
+  static constexpr UintRange threshold_flits_range{0, kU32Max};
 };
 
 // Throws ParamError naming the ni.* key at fault.

@@ -11,21 +11,14 @@ namespace collnoc {
 using namespace sc_core;
 
 void validate(const NetworkInterfaceParams& p) {
-  if (p.flit_width_bits < 32 || p.flit_width_bits > 32 * kMaxFlitWords || p.flit_width_bits % 32)
+  using P = NetworkInterfaceParams;
+  if (!P::flit_width_bits_range.contains(p.flit_width_bits) || p.flit_width_bits % 32)
     throw ParamError("ni.flit_width_bits", std::to_string(p.flit_width_bits),
-                     "must be a multiple of 32 in 32.." + std::to_string(32 * kMaxFlitWords));
-  if (p.max_packet_flits < 1 || p.max_packet_flits > 65535)
-    throw ParamError("ni.max_packet_flits", std::to_string(p.max_packet_flits),
-                     "must be in 1..65535");
-  if (p.ejection_buffer_flits > 65535)
-    throw ParamError("ni.ejection_buffer_flits", std::to_string(p.ejection_buffer_flits),
-                     "must be in 0..65535");
-  if (p.send_overhead_cycles < 1)
-    throw ParamError("ni.send_overhead_cycles", std::to_string(p.send_overhead_cycles),
-                     "must be >= 1");
-  if (p.recv_overhead_cycles < 1)
-    throw ParamError("ni.recv_overhead_cycles", std::to_string(p.recv_overhead_cycles),
-                     "must be >= 1");
+                     "must be a multiple of 32 " + range_text(P::flit_width_bits_range));
+  check_range("ni.max_packet_flits", p.max_packet_flits, P::max_packet_flits_range);
+  check_range("ni.ejection_buffer_flits", p.ejection_buffer_flits, P::ejection_buffer_flits_range);
+  check_range("ni.send_overhead_cycles", p.send_overhead_cycles, P::overhead_cycles_range);
+  check_range("ni.recv_overhead_cycles", p.recv_overhead_cycles, P::overhead_cycles_range);
   validate(p.compression);
   validate(p.xor_engine);
 }

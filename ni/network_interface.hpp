@@ -36,6 +36,11 @@ struct NetworkInterfaceParams {
   XorEngineParams xor_engine;          // network coding (nc.xor_latency_cycles)
   unsigned mpb_bytes = 0;              // message-passing buffer beside the NI (SCC); 0 = none
 
+  static constexpr UintRange flit_width_bits_range{32, 32 * kMaxFlitWords};  // multiples of 32
+  static constexpr UintRange max_packet_flits_range{1, 65535};
+  static constexpr UintRange ejection_buffer_flits_range{0, 65535};
+  static constexpr UintRange overhead_cycles_range{1, kU32Max};  // send and receive
+
   unsigned words_per_flit() const { return flit_width_bits / 32; }
   unsigned ejection_buffer(const RouterParams& router) const {
     return ejection_buffer_flits ? ejection_buffer_flits : router.buffer_flits;

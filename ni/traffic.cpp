@@ -156,19 +156,23 @@ std::unique_ptr<TrafficPattern> make_traffic_pattern(const Topology& topo, const
   return lookup(traffic_patterns(), p.pattern, "traffic.pattern").make(topo, p);
 }
 
+void validate(const TrafficParams& p) {
+  using P = TrafficParams;
+  if (!P::injection_rate_range.contains(p.injection_rate))
+    throw ParamError("traffic.injection_rate", plain_number(p.injection_rate),
+                     "must be " + range_text(P::injection_rate_range) + " flits/node/cycle");
+  check_range("traffic.packet_flits", p.packet_flits, P::packet_flits_range);
+  check_range("traffic.packet_flits_min", p.packet_flits_min, P::packet_flits_bound_range);
+  check_range("traffic.packet_flits_max", p.packet_flits_max, P::packet_flits_bound_range);
+  check_range("traffic.hotspot_fraction", p.hotspot_fraction, P::hotspot_fraction_range);
+}
+
 void validate(const TrafficParams& p, const Topology& topo) {
-  if (!(p.injection_rate >= 0.0 && p.injection_rate <= 1.0))
-    throw ParamError("traffic.injection_rate", std::to_string(p.injection_rate),
-                     "must be in [0, 1] flits/node/cycle");
-  if (p.packet_flits < 1)
-    throw ParamError("traffic.packet_flits", std::to_string(p.packet_flits), "must be >= 1");
+  validate(p);
   if ((p.packet_flits_min > 0) != (p.packet_flits_max > 0) ||
       p.packet_flits_min > p.packet_flits_max)
     throw ParamError("traffic.packet_flits_min", std::to_string(p.packet_flits_min),
                      "set both traffic.packet_flits_min and traffic.packet_flits_max, min <= max");
-  if (!(p.hotspot_fraction >= 0.0 && p.hotspot_fraction <= 1.0))
-    throw ParamError("traffic.hotspot_fraction", std::to_string(p.hotspot_fraction),
-                     "must be in [0, 1]");
   if (p.hotspot_nodes.empty())
     throw ParamError("traffic.hotspot_nodes", "[]", "needs at least one node");
   for (NodeId n : p.hotspot_nodes)

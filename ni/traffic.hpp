@@ -27,10 +27,19 @@ struct TrafficParams {
   double mean_packet_flits() const {
     return variable_length() ? 0.5 * (packet_flits_min + packet_flits_max) : packet_flits;
   }
+
+  static constexpr RealRange injection_rate_range{0.0, 1.0};
+  static constexpr UintRange packet_flits_range{1, 65535};
+  static constexpr UintRange packet_flits_bound_range{0, 65535};  // min and max; 0 = fixed
+  static constexpr RealRange hotspot_fraction_range{0.0, 1.0};
+  static constexpr UintRange hotspot_node_range{0, kU32Max};  // each; below the node count
 };
 
-// Throws ParamError naming the traffic.* key at fault (including a pattern that does not fit
-// the topology).
+// Throws ParamError naming the traffic.* key at fault: a value out of its range (checked
+// whatever the workload: firmware reads traffic.packet_flits too).
+void validate(const TrafficParams& p);
+// The same, and how they fit together and the topology (the pattern, the hotspot nodes, the
+// packet length range): what synthetic traffic needs.
 void validate(const TrafficParams& p, const Topology& topo);
 
 // Maps a source endpoint to a destination endpoint. Permutations ignore the generator.

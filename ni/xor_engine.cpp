@@ -7,9 +7,9 @@
 namespace collnoc {
 
 void validate(const XorEngineParams& params) {
-  if (params.xor_latency_cycles > kMaxXorLatencyCycles)
+  if (!XorEngineParams::xor_latency_cycles_range.contains(params.xor_latency_cycles))
     throw ParamError("nc.xor_latency_cycles", std::to_string(params.xor_latency_cycles),
-                     "must be 0.." + std::to_string(kMaxXorLatencyCycles) +
+                     "must be " + range_text(XorEngineParams::xor_latency_cycles_range) +
                          " (cycles from a packet pair to its XOR; 0 = combinational)");
 }
 

@@ -23,11 +23,13 @@
 
 namespace collnoc {
 
+constexpr unsigned kMaxXorLatencyCycles = 1024;
+
 struct XorEngineParams {
   unsigned xor_latency_cycles = 1;  // submit to result; 0 = combinational
-};
 
-constexpr unsigned kMaxXorLatencyCycles = 1024;
+  static constexpr UintRange xor_latency_cycles_range{0, kMaxXorLatencyCycles};
+};
 
 // ParamError("nc.xor_latency_cycles", ...) for a latency outside 0..kMaxXorLatencyCycles.
 void validate(const XorEngineParams& params);

@@ -7,11 +7,9 @@
 namespace collnoc {
 
 void validate(const LinkParams& p, const std::string& key_prefix) {
-  if (p.latency_cycles < 1)
-    throw ParamError(key_prefix + ".latency_cycles", std::to_string(p.latency_cycles), "must be >= 1");
-  if (p.credit_latency_cycles < 1)
-    throw ParamError(key_prefix + ".credit_latency_cycles", std::to_string(p.credit_latency_cycles),
-                     "must be >= 1");
+  check_range(key_prefix + ".latency_cycles", p.latency_cycles, LinkParams::latency_range);
+  check_range(key_prefix + ".credit_latency_cycles", p.credit_latency_cycles,
+              LinkParams::latency_range);
 }
 
 Link::Link(std::string name, const LinkParams& params) : name_(std::move(name)), params_(params) {

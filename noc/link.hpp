@@ -59,6 +59,8 @@ static_assert(sizeof(CreditLine) + sizeof(std::uint8_t*) <= 64,
 struct LinkParams {
   unsigned latency_cycles = 1;         // flit: sender's cycle to receiver's buffer
   unsigned credit_latency_cycles = 1;  // credit: receiver's cycle to sender's counter
+
+  static constexpr UintRange latency_range{1, kU32Max};  // both latencies
 };
 
 // Throws ParamError naming `<key_prefix>.latency_cycles` or `.credit_latency_cycles`.

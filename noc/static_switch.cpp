@@ -5,10 +5,8 @@
 namespace collnoc {
 
 void validate(const StaticSwitchParams& p) {
-  if (p.buffer_flits < 1 || p.buffer_flits > 65535)
-    throw ParamError("sn.buffer_flits", std::to_string(p.buffer_flits), "must be in 1..65535");
-  if (p.config_cycles > 1000000)
-    throw ParamError("sn.config_cycles", std::to_string(p.config_cycles), "must be in 0..1000000");
+  check_range("sn.buffer_flits", p.buffer_flits, StaticSwitchParams::buffer_flits_range);
+  check_range("sn.config_cycles", p.config_cycles, StaticSwitchParams::config_cycles_range);
 }
 
 StaticSwitch::StaticSwitch(sc_core::sc_module_name name, Clock& clock, unsigned ports,

@@ -17,6 +17,9 @@ namespace collnoc {
 struct StaticSwitchParams {
   unsigned buffer_flits = 4;    // input buffer per port
   unsigned config_cycles = 10;  // a route written in cycle t is in force from t + config_cycles
+
+  static constexpr UintRange buffer_flits_range{1, 65535};
+  static constexpr UintRange config_cycles_range{0, 1000000};
 };
 
 // Throws ParamError naming sn.buffer_flits or sn.config_cycles.

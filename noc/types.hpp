@@ -47,6 +47,30 @@ class ParamError : public std::runtime_error {
   std::string value_;
 };
 
+// The allowed values of a numeric parameter, declared once beside its field (a `static
+// constexpr` of its parameter struct): the struct's validate() checks them and the `collnoc`
+// configuration schema shows and enforces the same ones.
+struct UintRange {
+  std::uint64_t min, max;
+  constexpr bool contains(std::uint64_t v) const { return v >= min && v <= max; }
+};
+struct RealRange {
+  double min, max;
+  bool min_open = false;  // (min, max] rather than [min, max]
+  constexpr bool contains(double v) const { return (min_open ? v > min : v >= min) && v <= max; }
+};
+inline constexpr std::uint64_t kU32Max = UINT32_MAX;
+inline constexpr std::uint64_t kU64Max = UINT64_MAX;
+
+// Shortest text that reads back as the same double; whole numbers without exponent or ".0".
+std::string plain_number(double x);
+// "in 1..32", "in (1, 1000000000]": the text messages and the schema give for a range.
+std::string range_text(UintRange r);
+std::string range_text(RealRange r);
+// ParamError(key, value, "must be in ...") unless `r` contains `value`.
+void check_range(const std::string& key, std::uint64_t value, UintRange r);
+void check_range(const std::string& key, double value, RealRange r);
+
 // Switching mode of a router (and of an NI's injection channel).
 enum class Switching : std::uint8_t {
   wormhole,           // a flit advances when the next buffer has one free slot

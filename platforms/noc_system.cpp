@@ -78,6 +78,16 @@ void check_whole_packets(const SystemParams& params, unsigned packet_flits,
     throw ParamError("ni.ejection_buffer_flits", std::to_string(params.ni.ejection_buffer_flits), rule);
 }
 
+void validate(const SystemParams& p) {
+  validate(p.router);
+  validate(p.link, "link");
+  validate(p.ni_link, "ni_link");
+  validate(p.ni);
+  validate(p.core);
+  check_range("sim.clock_period_ns", p.clock_period_ns, SystemParams::clock_period_ns_range);
+  check_range("sim.threads", p.threads, SystemParams::threads_range);
+}
+
 MessageCost neighbour_message_cost(const SystemParams& params) {
   ZeroLoadInputs in{1, 1, params.router.hop_latency_cycles, params.link.latency_cycles,
                     params.ni_link.latency_cycles, params.ni_link.latency_cycles,

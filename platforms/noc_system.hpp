@@ -28,7 +28,14 @@ struct SystemParams {
   bool activity_driven = true;  // idle blocks sleep; false evaluates every block every cycle
   unsigned threads = 0;         // evaluating the routers of a busy cycle; 0: automatic
   WaveMode waves = WaveMode::automatic;  // synthetic traffic: evaluation in waves (Clock)
+
+  static constexpr RealRange clock_period_ns_range{0.001, 1e6};  // 1 ps (SystemC's unit) up
+  static constexpr UintRange threads_range{0, kMaxThreads};
 };
+
+// Throws ParamError naming the router.*, link.*, ni_link.*, ni.*, nc.*, core.* or sim.* key at
+// fault (the routing function and the allocators are checked when they are made).
+void validate(const SystemParams& p);
 
 // What sim.threads = 0 means on this machine: 2 threads if it has 2 or more cores, else 1.
 unsigned automatic_threads();

@@ -22,7 +22,7 @@ std::string k_text(const std::vector<unsigned>& k) {
 }
 
 std::vector<unsigned> expand_k(const TopologyParams& p) {
-  if (p.n < 1 || p.n > 8) throw ParamError("topology.n", std::to_string(p.n), "must be in 1..8");
+  check_range("topology.n", p.n, TopologyParams::n_range);
   if (p.k.size() == 1) return std::vector<unsigned>(p.n, p.k[0]);
   if (p.k.size() != p.n)
     throw ParamError("topology.k", k_text(p.k),
@@ -58,9 +58,8 @@ std::unique_ptr<NocSystem> make_tilepro(const PlatformParams& p) {
   sys.router.switching = Switching::wormhole;
   sys.router.hop_latency_cycles = p.udn_hop_latency_cycles;
   sys.clock_period_ns = 1000.0 / 700.0;
-  if (p.udn_hop_latency_cycles < 1 || p.udn_hop_latency_cycles > 1000)
-    throw ParamError("udn.hop_latency_cycles", std::to_string(p.udn_hop_latency_cycles),
-                     "must be in 1..1000");
+  check_range("udn.hop_latency_cycles", p.udn_hop_latency_cycles,
+              PlatformParams::udn_hop_latency_cycles_range);
   return std::make_unique<TileProSystem>(p.instance.c_str(), make_topology(platform_topology(p)),
                                          sys, p.sn);
 }
@@ -84,6 +83,24 @@ std::unique_ptr<NocSystem> make_free_shape(const PlatformParams& p) {
 }
 
 }  // namespace
+
+static_assert(TopologyParams::hdn_levels_range.max == static_cast<std::uint64_t>(HdnSpec::kMaxLevels));
+
+void validate(const TopologyParams& p) {
+  for (unsigned k : p.k) check_range("topology.k", k, TopologyParams::k_range);
+  check_range("topology.n", p.n, TopologyParams::n_range);
+  check_range("topology.nodes", p.nodes, TopologyParams::nodes_range);
+  check_range("topology.degree", p.degree, TopologyParams::degree_range);
+  check_range("hdn.levels", p.hdn_levels, TopologyParams::hdn_levels_range);
+}
+
+void validate(const PlatformParams& p) {
+  validate(p.topology);
+  check_range("udn.hop_latency_cycles", p.udn_hop_latency_cycles,
+              PlatformParams::udn_hop_latency_cycles_range);
+  validate(p.sn);
+  validate(p.system);
+}
 
 TopologyParams platform_topology(const PlatformParams& p) {
   const PlatformEntry& entry = platform_entry(p.name);

@@ -22,6 +22,13 @@ struct TopologyParams {
   std::string hdn_base = "torus:2x3x5";  // hdn: base network (noc/topology/hdn.hpp)
   unsigned hdn_levels = 1;               // hdn: k
   std::string hdn_supernodes = "1";      // hdn: super-node set per level, comma-separated
+
+  static constexpr UintRange k_range{2, kU32Max};  // each dimension's
+  static constexpr UintRange n_range{1, 8};
+  static constexpr UintRange nodes_range{3, 65536};
+  static constexpr UintRange degree_range{2, kMaxRouterPorts - 1};  // and below nodes
+  static constexpr UintRange hdn_levels_range{0, 16};               // HdnSpec::kMaxLevels
+  static constexpr UintRange seed_range{0, kU64Max};
 };
 
 struct PlatformParams {
@@ -31,7 +38,15 @@ struct PlatformParams {
   unsigned udn_hop_latency_cycles = 2;  // tilepro: per-hop latency of the dynamic network (UDN)
   StaticSwitchParams sn;                // tilepro: the static network (SN)
   std::string instance = "system";      // SystemC name of the built system (unique per process)
+
+  static constexpr UintRange udn_hop_latency_cycles_range{1, 1000};
 };
+
+// Throws ParamError naming the key whose value is out of its range, whatever the platform
+// (topology.*, udn.*, sn.*, and the system's through validate(SystemParams)); how they fit
+// together is checked when the topology and the platform are made.
+void validate(const TopologyParams& p);
+void validate(const PlatformParams& p);
 
 using TopologyEntry = Registered<std::function<std::unique_ptr<Topology>(const TopologyParams&)>>;
 const std::vector<TopologyEntry>& topologies();

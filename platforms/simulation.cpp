@@ -11,12 +11,9 @@ namespace collnoc {
 using namespace sc_core;
 
 void validate(const RunParams& p) {
-  if (p.measure_cycles < 1)
-    throw ParamError("sim.measure_cycles", std::to_string(p.measure_cycles), "must be >= 1");
-  if (p.max_cycles < 1)
-    throw ParamError("sim.max_cycles", std::to_string(p.max_cycles), "must be >= 1");
-  if (p.watchdog_cycles < 1)
-    throw ParamError("sim.watchdog_cycles", std::to_string(p.watchdog_cycles), "must be >= 1");
+  check_range("sim.measure_cycles", p.measure_cycles, RunParams::measure_cycles_range);
+  check_range("sim.max_cycles", p.max_cycles, RunParams::max_cycles_range);
+  check_range("sim.watchdog_cycles", p.watchdog_cycles, RunParams::watchdog_cycles_range);
   // The window's end and the drain's are cycle numbers: their sums must be too.
   Cycle window_end = 0, drain_end = 0;
   if (__builtin_add_overflow(p.warmup_cycles, p.measure_cycles, &window_end) ||

@@ -22,6 +22,14 @@ struct RunParams {
   // Nonzero stops the run at its next check (every 256 cycles at most) with the results so far
   // (sim.interrupted): the program points it at its SIGINT / SIGTERM note.
   const std::atomic<int>* interrupt = nullptr;
+
+  // Warm-up, window and drain add up to cycle numbers: validate() also checks their sums.
+  static constexpr UintRange warmup_cycles_range{0, kU64Max};
+  static constexpr UintRange measure_cycles_range{1, kU64Max};
+  static constexpr UintRange max_cycles_range{1, kU64Max};
+  static constexpr UintRange max_drain_cycles_range{0, kU64Max};
+  static constexpr UintRange watchdog_cycles_range{1, kU64Max};
+  static constexpr UintRange seed_range{0, kU64Max};
 };
 
 void validate(const RunParams& p);

@@ -12,6 +12,7 @@
 #include <map>
 #include <ostream>
 #include <sstream>
+#include <utility>
 
 #include <yaml-cpp/yaml.h>
 
@@ -24,9 +25,6 @@ namespace collnoc::cli {
 
 namespace {
 
-constexpr std::uint64_t kU32Max = UINT32_MAX;
-constexpr std::uint64_t kU64Max = UINT64_MAX;
-
 template <typename Table>
 std::vector<std::string> names_of(const Table& table) {
   std::vector<std::string> names;
@@ -34,12 +32,9 @@ std::vector<std::string> names_of(const Table& table) {
   return names;
 }
 
-std::vector<std::string> switching_names() {
-  std::vector<std::string> names;
-  for (Switching s : {Switching::wormhole, Switching::virtual_cut_through,
-                      Switching::store_and_forward})
-    names.emplace_back(to_string(s));
-  return names;
+template <std::size_t N>
+std::vector<std::string> words(const char* const (&list)[N]) {
+  return std::vector<std::string>(list, list + N);
 }
 
 std::vector<std::string> workload_names() {
@@ -48,378 +43,420 @@ std::vector<std::string> workload_names() {
   return names;
 }
 
-unsigned u32(const ConfigValue& v) { return static_cast<unsigned>(std::get<std::uint64_t>(v)); }
-std::uint64_t u64(const ConfigValue& v) { return std::get<std::uint64_t>(v); }
-double real(const ConfigValue& v) { return std::get<double>(v); }
-bool flag(const ConfigValue& v) { return std::get<bool>(v); }
 const std::string& text(const ConfigValue& v) { return std::get<std::string>(v); }
-template <typename T>
-std::vector<T> list(const ConfigValue& v) {
+
+// A value into the library field that holds it, and back. The schema's types fit the fields
+// (a uint key's range is within its field's type).
+void store(unsigned& f, const ConfigValue& v) { f = static_cast<unsigned>(std::get<std::uint64_t>(v)); }
+void store(std::uint64_t& f, const ConfigValue& v) { f = std::get<std::uint64_t>(v); }
+void store(double& f, const ConfigValue& v) { f = std::get<double>(v); }
+void store(bool& f, const ConfigValue& v) { f = std::get<bool>(v); }
+void store(std::string& f, const ConfigValue& v) { f = text(v); }
+void store(std::vector<unsigned>& f, const ConfigValue& v) {
   const auto& l = std::get<std::vector<std::uint64_t>>(v);
-  return std::vector<T>(l.begin(), l.end());
+  f.assign(l.begin(), l.end());
+}
+ConfigValue value_of(unsigned f) { return std::uint64_t{f}; }
+ConfigValue value_of(std::uint64_t f) { return f; }
+ConfigValue value_of(double f) { return f; }
+ConfigValue value_of(bool f) { return f; }
+ConfigValue value_of(const std::string& f) { return f; }
+ConfigValue value_of(const std::vector<unsigned>& f) {
+  return std::vector<std::uint64_t>(f.begin(), f.end());
 }
 
-Switching switching_of(const std::string& name) {
-  for (Switching s : {Switching::wormhole, Switching::virtual_cut_through,
-                      Switching::store_and_forward})
-    if (name == to_string(s)) return s;
-  throw InputError("router.switching = " + name + ": not a switching mode");  // schema prevents
+using Apply = std::function<void(RunConfig&, const ConfigValue&)>;
+using Read = std::function<ConfigValue(const RunConfig&)>;
+using Allowed = std::function<std::vector<std::string>()>;
+
+// Where a key's value lives in a RunConfig: one reference to the field gives both directions,
+// so that the path to it is written once.
+struct Access {
+  Apply apply;
+  Read read;
+};
+
+template <typename Ref>  // Ref: RunConfig& -> the field&
+Access field(Ref ref) {
+  return {[ref](RunConfig& c, const ConfigValue& v) { store(ref(c), v); },
+          // Only reads the field: the reference is taken through a non-const path to share `ref`.
+          [ref](const RunConfig& c) { return value_of(ref(const_cast<RunConfig&>(c))); }};
+}
+
+// An enumeration the library holds as an enum: its names, each with its value.
+template <typename E>
+using Names = std::vector<std::pair<std::string, E>>;
+
+template <typename E>
+Names<E> named_by_to_string(const std::vector<E>& values) {
+  Names<E> names;
+  for (E e : values) names.emplace_back(to_string(e), e);
+  return names;
+}
+
+template <typename E>
+Allowed names_allowed(const Names<E>& names) {
+  return [names] {
+    std::vector<std::string> out;
+    for (const auto& n : names) out.push_back(n.first);
+    return out;
+  };
+}
+
+template <typename Ref, typename E>
+Access enum_field(Ref ref, Names<E> names) {
+  return {[ref, names](RunConfig& c, const ConfigValue& v) {
+            for (const auto& n : names)
+              if (n.first == text(v)) return void(ref(c) = n.second);
+            throw InputError(text(v) + ": not a value this key can hold");  // the schema prevents
+          },
+          [ref, names](const RunConfig& c) -> ConfigValue {
+            for (const auto& n : names)
+              if (n.second == ref(const_cast<RunConfig&>(c))) return n.first;
+            throw std::logic_error("an enumeration value without a name");
+          }};
 }
 
 // Builders that keep the table below one entry per key.
-using Apply = std::function<void(RunConfig&, const ConfigValue&)>;
-using Allowed = std::function<std::vector<std::string>()>;
-
-KeySpec spec(std::string key, ValueType type, ConfigValue def, std::string unit,
-             std::string meaning, Apply apply) {
+KeySpec spec(std::string key, ValueType type, std::string unit, std::string meaning, Access a) {
   KeySpec s;
   s.key = std::move(key);
   s.type = type;
-  s.default_value = std::move(def);
   s.unit = std::move(unit);
   s.meaning = std::move(meaning);
-  s.apply = std::move(apply);
+  s.apply = std::move(a.apply);
+  s.read = std::move(a.read);
   return s;
 }
 
-KeySpec uint_key(std::string key, std::uint64_t def, std::uint64_t min, std::uint64_t max,
-                 std::string unit, std::string meaning, Apply apply) {
-  KeySpec s = spec(std::move(key), ValueType::uint, def, std::move(unit), std::move(meaning),
-                   std::move(apply));
-  s.uint_min = min;
-  s.uint_max = max;
+KeySpec uint_key(std::string key, UintRange range, std::string unit, std::string meaning,
+                 Access a) {
+  KeySpec s = spec(std::move(key), ValueType::uint, std::move(unit), std::move(meaning),
+                   std::move(a));
+  s.uint_range = range;
   return s;
 }
 
-KeySpec list_key(std::string key, ValueType type, std::vector<std::uint64_t> def, std::uint64_t min,
-                 std::string unit, std::string meaning, Apply apply) {
-  KeySpec s = uint_key(std::move(key), 0, min, kU32Max, std::move(unit), std::move(meaning),
-                       std::move(apply));
+KeySpec list_key(std::string key, ValueType type, UintRange range, std::string unit,
+                 std::string meaning, Access a) {
+  KeySpec s = uint_key(std::move(key), range, std::move(unit), std::move(meaning), std::move(a));
   s.type = type;
-  s.default_value = std::move(def);
   return s;
 }
 
-KeySpec real_key(std::string key, double def, double min, double max, bool min_open,
-                 std::string unit, std::string meaning, Apply apply) {
-  KeySpec s = spec(std::move(key), ValueType::double_, def, std::move(unit), std::move(meaning),
-                   std::move(apply));
-  s.real_min = min;
-  s.real_max = max;
-  s.real_min_open = min_open;
+KeySpec real_key(std::string key, RealRange range, std::string unit, std::string meaning,
+                 Access a) {
+  KeySpec s = spec(std::move(key), ValueType::double_, std::move(unit), std::move(meaning),
+                   std::move(a));
+  s.real_range = range;
   s.real_bounded = true;
   return s;
 }
 
-KeySpec bool_key(std::string key, bool def, std::string meaning, Apply apply) {
-  return spec(std::move(key), ValueType::bool_, def, "", std::move(meaning), std::move(apply));
+KeySpec bool_key(std::string key, std::string meaning, Access a) {
+  return spec(std::move(key), ValueType::bool_, "", std::move(meaning), std::move(a));
 }
 
-KeySpec enum_key(std::string key, std::string def, std::string meaning, Allowed allowed,
-                 Apply apply) {
-  KeySpec s = spec(std::move(key), ValueType::string, std::move(def), "", std::move(meaning),
-                   std::move(apply));
+KeySpec text_key(std::string key, std::string unit, std::string meaning, Access a) {
+  return spec(std::move(key), ValueType::string, std::move(unit), std::move(meaning), std::move(a));
+}
+
+KeySpec enum_key(std::string key, std::string meaning, Allowed allowed, Access a) {
+  KeySpec s = text_key(std::move(key), "", std::move(meaning), std::move(a));
   s.allowed = std::move(allowed);
   return s;
 }
 
 std::vector<KeySpec> build_schema() {
-  using V = const ConfigValue&;
   using T = ValueType;
-  return {
-      enum_key("platform", "kary_ncube", "platform builder that wires the system",
-               [] { return names_of(platforms()); },
-               [](RunConfig& c, V v) { c.platform.name = text(v); }),
-      enum_key("topology.kind", "mesh", "topology graph of the routers",
-               [] { return names_of(topologies()); },
-               [](RunConfig& c, V v) { c.platform.topology.kind = text(v); }),
-      list_key("topology.k", T::uint_or_list, {8}, 2, "routers",
+  using Router = RouterParams;
+  using Ni = NetworkInterfaceParams;
+  using Compression = CompressionParams;
+  using Traffic = TrafficParams;
+  using Fw = FirmwareParams;
+  using Run = RunParams;
+  using Topo = TopologyParams;
+  // Each entry: key, range (from the struct), unit, meaning, field.
+#define COLLNOC_FIELD(path) field([](RunConfig& c) -> auto& { return c.path; })
+  std::vector<KeySpec> schema{
+      enum_key("platform", "platform builder that wires the system",
+               [] { return names_of(platforms()); }, COLLNOC_FIELD(platform.name)),
+      enum_key("topology.kind", "topology graph of the routers",
+               [] { return names_of(topologies()); }, COLLNOC_FIELD(platform.topology.kind)),
+      list_key("topology.k", T::uint_or_list, Topo::k_range, "routers",
                "routers per dimension: one value for all dimensions, or one per dimension",
-               [](RunConfig& c, V v) { c.platform.topology.k = list<unsigned>(v); }),
-      uint_key("topology.n", 2, 1, 8, "dimensions", "number of dimensions",
-               [](RunConfig& c, V v) { c.platform.topology.n = u32(v); }),
-      uint_key("topology.nodes", 64, 3, 65536, "routers", "random: number of routers",
-               [](RunConfig& c, V v) { c.platform.topology.nodes = u32(v); }),
-      uint_key("topology.degree", 4, 2, kMaxRouterPorts - 1, "ports",
+               COLLNOC_FIELD(platform.topology.k)),
+      uint_key("topology.n", Topo::n_range, "dimensions", "number of dimensions",
+               COLLNOC_FIELD(platform.topology.n)),
+      uint_key("topology.nodes", Topo::nodes_range, "routers", "random: number of routers",
+               COLLNOC_FIELD(platform.topology.nodes)),
+      uint_key("topology.degree", Topo::degree_range, "ports",
                "random: network ports (neighbours) per router",
-               [](RunConfig& c, V v) { c.platform.topology.degree = u32(v); }),
-      uint_key("topology.seed", 1, 0, kU64Max, "", "random: which graph is drawn",
-               [](RunConfig& c, V v) { c.platform.topology.seed = u64(v); }),
-      spec("hdn.base", T::string, std::string("torus:2x3x5"), "",
-           "hdn: base network, torus:AxBx... or hypercube:N",
-           [](RunConfig& c, V v) { c.platform.topology.hdn_base = text(v); }),
-      uint_key("hdn.levels", 1, 0, 16, "levels", "hdn: k, the number of dual-net levels",
-               [](RunConfig& c, V v) { c.platform.topology.hdn_levels = u32(v); }),
-      spec("hdn.supernodes", T::string, std::string("1"), "",
-           "hdn: super-node set per level (1, a size or factors like C2xC3), comma-separated",
-           [](RunConfig& c, V v) { c.platform.topology.hdn_supernodes = text(v); }),
+               COLLNOC_FIELD(platform.topology.degree)),
+      uint_key("topology.seed", Topo::seed_range, "", "random: which graph is drawn",
+               COLLNOC_FIELD(platform.topology.seed)),
+      text_key("hdn.base", "", "hdn: base network, torus:AxBx... or hypercube:N",
+               COLLNOC_FIELD(platform.topology.hdn_base)),
+      uint_key("hdn.levels", Topo::hdn_levels_range, "levels",
+               "hdn: k, the number of dual-net levels", COLLNOC_FIELD(platform.topology.hdn_levels)),
+      text_key("hdn.supernodes", "",
+               "hdn: super-node set per level (1, a size or factors like C2xC3), comma-separated",
+               COLLNOC_FIELD(platform.topology.hdn_supernodes)),
 
-      uint_key("udn.hop_latency_cycles", 2, 1, 1000, "cycles",
+      uint_key("udn.hop_latency_cycles", PlatformParams::udn_hop_latency_cycles_range, "cycles",
                "tilepro: dynamic network (UDN) cycles per hop",
-               [](RunConfig& c, V v) { c.platform.udn_hop_latency_cycles = u32(v); }),
-      uint_key("sn.config_cycles", 10, 0, 1000000, "cycles",
+               COLLNOC_FIELD(platform.udn_hop_latency_cycles)),
+      uint_key("sn.config_cycles", StaticSwitchParams::config_cycles_range, "cycles",
                "tilepro: static network, cycles until a new switch route is in force",
-               [](RunConfig& c, V v) { c.platform.sn.config_cycles = u32(v); }),
-      uint_key("sn.buffer_flits", 4, 1, 65535, "flits", "tilepro: static switch input buffer",
-               [](RunConfig& c, V v) { c.platform.sn.buffer_flits = u32(v); }),
+               COLLNOC_FIELD(platform.sn.config_cycles)),
+      uint_key("sn.buffer_flits", StaticSwitchParams::buffer_flits_range, "flits",
+               "tilepro: static switch input buffer", COLLNOC_FIELD(platform.sn.buffer_flits)),
 
-      uint_key("router.vcs", 4, 1, 32, "VCs", "virtual channels per input port",
-               [](RunConfig& c, V v) { c.platform.system.router.vcs = u32(v); }),
-      uint_key("router.vc_classes", 1, 1, kU32Max, "classes",
+      uint_key("router.vcs", Router::vcs_range, "VCs", "virtual channels per input port",
+               COLLNOC_FIELD(platform.system.router.vcs)),
+      uint_key("router.vc_classes", Router::vc_classes_range, "classes",
                "virtual networks; each gets router.vcs / router.vc_classes VCs",
-               [](RunConfig& c, V v) { c.platform.system.router.vc_classes = u32(v); }),
-      uint_key("router.buffer_flits", 4, 1, 65535, "flits", "depth of each VC input buffer",
-               [](RunConfig& c, V v) { c.platform.system.router.buffer_flits = u32(v); }),
-      uint_key("router.hop_latency_cycles", 3, 1, 1000, "cycles",
+               COLLNOC_FIELD(platform.system.router.vc_classes)),
+      uint_key("router.buffer_flits", Router::buffer_flits_range, "flits",
+               "depth of each VC input buffer", COLLNOC_FIELD(platform.system.router.buffer_flits)),
+      uint_key("router.hop_latency_cycles", Router::hop_latency_cycles_range, "cycles",
                "router pipeline depth: head flit arrival to departure + 1",
-               [](RunConfig& c, V v) { c.platform.system.router.hop_latency_cycles = u32(v); }),
-      enum_key("router.switching", "wormhole",
+               COLLNOC_FIELD(platform.system.router.hop_latency_cycles)),
+  };
+  // Enumerations the library holds as enums: their names are the table the field is read with.
+  const auto switching = named_by_to_string<Switching>(
+      {Switching::wormhole, Switching::virtual_cut_through, Switching::store_and_forward});
+  const auto vc_realloc = named_by_to_string(vc_realloc_modes());
+  const Names<CompressedSize> size_modes{{"real", CompressedSize::real},
+                                         {"fixed_ratio", CompressedSize::fixed_ratio}};
+  const Names<WaveMode> wave_modes{
+      {"auto", WaveMode::automatic}, {"on", WaveMode::on}, {"off", WaveMode::off}};
+  std::vector<KeySpec> rest{
+      enum_key("router.switching",
                "flow control: wormhole, virtual cut-through (vct) or store-and-forward (saf)",
-               switching_names,
-               [](RunConfig& c, V v) {
-                 c.platform.system.router.switching = switching_of(text(v));
-               }),
-      enum_key("router.vc_realloc", "auto",
+               names_allowed(switching),
+               enum_field([](RunConfig& c) -> auto& { return c.platform.system.router.switching; },
+                          switching)),
+      enum_key("router.vc_realloc",
                "when an output VC is offered to the next packet: tail (once the last packet's "
                "tail left), empty (once the downstream buffer is empty too), auto (tail, but "
                "empty for VCs an adaptive routing function takes under wormhole)",
-               [] {
-                 std::vector<std::string> names;
-                 for (VcRealloc r : vc_realloc_modes()) names.emplace_back(to_string(r));
-                 return names;
-               },
-               [](RunConfig& c, V v) {
-                 for (VcRealloc r : vc_realloc_modes())
-                   if (text(v) == to_string(r)) c.platform.system.router.vc_realloc = r;
-               }),
-      enum_key("router.vc_allocator", "round_robin", "VC allocator of every router",
+               names_allowed(vc_realloc),
+               enum_field([](RunConfig& c) -> auto& { return c.platform.system.router.vc_realloc; },
+                          vc_realloc)),
+      enum_key("router.vc_allocator", "VC allocator of every router",
                [] { return names_of(vc_allocators()); },
-               [](RunConfig& c, V v) { c.platform.system.router.vc_allocator = text(v); }),
-      enum_key("router.switch_allocator", "round_robin", "switch allocator of every router",
+               COLLNOC_FIELD(platform.system.router.vc_allocator)),
+      enum_key("router.switch_allocator", "switch allocator of every router",
                [] { return names_of(switch_allocators()); },
-               [](RunConfig& c, V v) { c.platform.system.router.switch_allocator = text(v); }),
+               COLLNOC_FIELD(platform.system.router.switch_allocator)),
 
-      uint_key("link.latency_cycles", 1, 1, kU32Max, "cycles",
+      uint_key("link.latency_cycles", LinkParams::latency_range, "cycles",
                "router-to-router link: flit sent to flit in the next router's buffer",
-               [](RunConfig& c, V v) { c.platform.system.link.latency_cycles = u32(v); }),
-      uint_key("link.credit_latency_cycles", 1, 1, kU32Max, "cycles",
+               COLLNOC_FIELD(platform.system.link.latency_cycles)),
+      uint_key("link.credit_latency_cycles", LinkParams::latency_range, "cycles",
                "router-to-router link: credit return latency",
-               [](RunConfig& c, V v) { c.platform.system.link.credit_latency_cycles = u32(v); }),
-      uint_key("ni_link.latency_cycles", 1, 1, kU32Max, "cycles",
+               COLLNOC_FIELD(platform.system.link.credit_latency_cycles)),
+      uint_key("ni_link.latency_cycles", LinkParams::latency_range, "cycles",
                "injection and ejection channels (NI <-> router): flit latency",
-               [](RunConfig& c, V v) { c.platform.system.ni_link.latency_cycles = u32(v); }),
-      uint_key("ni_link.credit_latency_cycles", 1, 1, kU32Max, "cycles",
+               COLLNOC_FIELD(platform.system.ni_link.latency_cycles)),
+      uint_key("ni_link.credit_latency_cycles", LinkParams::latency_range, "cycles",
                "injection and ejection channels (NI <-> router): credit return latency",
-               [](RunConfig& c, V v) { c.platform.system.ni_link.credit_latency_cycles = u32(v); }),
+               COLLNOC_FIELD(platform.system.ni_link.credit_latency_cycles)),
 
-      uint_key("ni.flit_width_bits", 128, 32, 32 * kMaxFlitWords, "bits",
+      uint_key("ni.flit_width_bits", Ni::flit_width_bits_range, "bits",
                "payload bits per flit (a multiple of 32)",
-               [](RunConfig& c, V v) { c.platform.system.ni.flit_width_bits = u32(v); }),
-      uint_key("ni.max_packet_flits", 16, 1, 65535, "flits",
+               COLLNOC_FIELD(platform.system.ni.flit_width_bits)),
+      uint_key("ni.max_packet_flits", Ni::max_packet_flits_range, "flits",
                "longest packet the NI's packetizer makes",
-               [](RunConfig& c, V v) { c.platform.system.ni.max_packet_flits = u32(v); }),
-      uint_key("ni.ejection_buffer_flits", 0, 0, 65535, "flits",
+               COLLNOC_FIELD(platform.system.ni.max_packet_flits)),
+      uint_key("ni.ejection_buffer_flits", Ni::ejection_buffer_flits_range, "flits",
                "NI ejection buffer depth per VC; 0 = router.buffer_flits",
-               [](RunConfig& c, V v) { c.platform.system.ni.ejection_buffer_flits = u32(v); }),
-      uint_key("ni.send_overhead_cycles", 1, 1, kU32Max, "cycles",
+               COLLNOC_FIELD(platform.system.ni.ejection_buffer_flits)),
+      uint_key("ni.send_overhead_cycles", Ni::overhead_cycles_range, "cycles",
                "core hands a message to its NI",
-               [](RunConfig& c, V v) { c.platform.system.ni.send_overhead_cycles = u32(v); }),
-      uint_key("ni.recv_overhead_cycles", 1, 1, kU32Max, "cycles",
+               COLLNOC_FIELD(platform.system.ni.send_overhead_cycles)),
+      uint_key("ni.recv_overhead_cycles", Ni::overhead_cycles_range, "cycles",
                "NI hands a received message to its core",
-               [](RunConfig& c, V v) { c.platform.system.ni.recv_overhead_cycles = u32(v); }),
-      enum_key("ni.compression.policy", "never",
+               COLLNOC_FIELD(platform.system.ni.recv_overhead_cycles)),
+      enum_key("ni.compression.policy",
                "when the NI compresses a packet's payload (by its element type)",
                [] { return names_of(compression_policies()); },
-               [](RunConfig& c, V v) { c.platform.system.ni.compression.policy = text(v); }),
-      enum_key("ni.compression.size_mode", "real",
+               COLLNOC_FIELD(platform.system.ni.compression.policy)),
+      enum_key("ni.compression.size_mode",
                "real: size from the codec's bits; fixed_ratio: every compressed packet shrinks "
                "by ni.fixed_ratio",
-               [] { return std::vector<std::string>{"real", "fixed_ratio"}; },
-               [](RunConfig& c, V v) {
-                 c.platform.system.ni.compression.size_mode =
-                     text(v) == "real" ? CompressedSize::real : CompressedSize::fixed_ratio;
-               }),
-      real_key("ni.fixed_ratio", 2.0, 1.0, 1e9, true, "",
+               names_allowed(size_modes),
+               enum_field(
+                   [](RunConfig& c) -> auto& { return c.platform.system.ni.compression.size_mode; },
+                   size_modes)),
+      real_key("ni.fixed_ratio", Compression::fixed_ratio_range, "",
                "fixed_ratio size mode, and C of the break-even model (must be > 1)",
-               [](RunConfig& c, V v) { c.platform.system.ni.compression.fixed_ratio = real(v); }),
-      uint_key("ni.codec_latency_cycles", 100, 0, kU32Max, "cycles",
+               COLLNOC_FIELD(platform.system.ni.compression.fixed_ratio)),
+      uint_key("ni.codec_latency_cycles", Compression::codec_latency_cycles_range, "cycles",
                "compression + decompression latency D, charged once per compressed packet",
-               [](RunConfig& c, V v) {
-                 c.platform.system.ni.compression.codec_latency_cycles = u32(v);
-               }),
-      uint_key("ni.congestion_window_cycles", 1000, 1, kU32Max, "cycles",
-               "selective policy: the window over which received flits (N) are counted",
-               [](RunConfig& c, V v) {
-                 c.platform.system.ni.compression.congestion_window_cycles = u32(v);
-               }),
-      uint_key("ni.compression.threshold_flits", 0, 0, kU32Max, "flits",
+               COLLNOC_FIELD(platform.system.ni.compression.codec_latency_cycles)),
+      uint_key("ni.congestion_window_cycles", Compression::congestion_window_cycles_range,
+               "cycles", "selective policy: the window over which received flits (N) are counted",
+               COLLNOC_FIELD(platform.system.ni.compression.congestion_window_cycles)),
+      uint_key("ni.compression.threshold_flits", Compression::threshold_flits_range, "flits",
                "selective policy: L_th; 0 = break-even length of the zero-load model",
-               [](RunConfig& c, V v) { c.platform.system.ni.compression.threshold_flits = u32(v); }),
-      uint_key("nc.xor_latency_cycles", 1, 0, kMaxXorLatencyCycles, "cycles",
+               COLLNOC_FIELD(platform.system.ni.compression.threshold_flits)),
+      uint_key("nc.xor_latency_cycles", XorEngineParams::xor_latency_cycles_range, "cycles",
                "network coding: the NI's XOR engine, packet pair in to coded packet out "
                "(0 = combinational; pipelined, one pair per cycle)",
-               [](RunConfig& c, V v) {
-                 c.platform.system.ni.xor_engine.xor_latency_cycles = u32(v);
-               }),
-      uint_key("ni.lsb_cut_bits", 28, 1, 52, "bits",
+               COLLNOC_FIELD(platform.system.ni.xor_engine.xor_latency_cycles)),
+      uint_key("ni.lsb_cut_bits", CodecParams::lsb_cut_bits_range, "bits",
                "LSB-cut: low bits dropped from each double",
-               [](RunConfig& c, V v) { c.platform.system.ni.compression.codec.lsb_cut_bits = u32(v); }),
-      uint_key("core.quantum_cycles", 1000, 1, kU32Max, "cycles",
+               COLLNOC_FIELD(platform.system.ni.compression.codec.lsb_cut_bits)),
+      uint_key("core.quantum_cycles", CoreParams::quantum_cycles_range, "cycles",
                "how far a core's firmware may run ahead of simulated time",
-               [](RunConfig& c, V v) { c.platform.system.core.quantum_cycles = u64(v); }),
+               COLLNOC_FIELD(platform.system.core.quantum_cycles)),
 
-      enum_key("routing.algorithm", "dor", "routing function of every router",
+      enum_key("routing.algorithm", "routing function of every router",
                [] { return names_of(routing_functions()); },
-               [](RunConfig& c, V v) { c.platform.system.routing = text(v); }),
+               COLLNOC_FIELD(platform.system.routing)),
 
-      enum_key("traffic.pattern", "uniform", "synthetic traffic: destination pattern",
-               [] { return names_of(traffic_patterns()); },
-               [](RunConfig& c, V v) { c.traffic.pattern = text(v); }),
-      enum_key("traffic.payload", "random",
+      enum_key("traffic.pattern", "synthetic traffic: destination pattern",
+               [] { return names_of(traffic_patterns()); }, COLLNOC_FIELD(traffic.pattern)),
+      text_key("traffic.payload", "",
                "synthetic traffic: payload generator (random, random_ints, small_ints, "
                "sorted_keys, smooth_doubles, random_doubles) or file:PATH:int32|double",
-               nullptr, [](RunConfig& c, V v) { c.traffic.payload = text(v); }),
-      real_key("traffic.injection_rate", 0.1, 0.0, 1.0, false, "flits/node/cycle",
+               COLLNOC_FIELD(traffic.payload)),
+      real_key("traffic.injection_rate", Traffic::injection_rate_range, "flits/node/cycle",
                "synthetic traffic: offered load (Bernoulli packet arrivals)",
-               [](RunConfig& c, V v) { c.traffic.injection_rate = real(v); }),
-      uint_key("traffic.packet_flits", 4, 1, 65535, "flits",
+               COLLNOC_FIELD(traffic.injection_rate)),
+      uint_key("traffic.packet_flits", Traffic::packet_flits_range, "flits",
                "synthetic traffic: packet length (when min and max are 0)",
-               [](RunConfig& c, V v) { c.traffic.packet_flits = u32(v); }),
-      uint_key("traffic.packet_flits_min", 0, 0, 65535, "flits",
+               COLLNOC_FIELD(traffic.packet_flits)),
+      uint_key("traffic.packet_flits_min", Traffic::packet_flits_bound_range, "flits",
                "synthetic traffic: shortest packet, with max; 0 = fixed length",
-               [](RunConfig& c, V v) { c.traffic.packet_flits_min = u32(v); }),
-      uint_key("traffic.packet_flits_max", 0, 0, 65535, "flits",
+               COLLNOC_FIELD(traffic.packet_flits_min)),
+      uint_key("traffic.packet_flits_max", Traffic::packet_flits_bound_range, "flits",
                "synthetic traffic: longest packet, with min; 0 = fixed length",
-               [](RunConfig& c, V v) { c.traffic.packet_flits_max = u32(v); }),
-      real_key("traffic.hotspot_fraction", 0.2, 0.0, 1.0, false, "",
+               COLLNOC_FIELD(traffic.packet_flits_max)),
+      real_key("traffic.hotspot_fraction", Traffic::hotspot_fraction_range, "",
                "hotspot pattern: share of packets sent to the hotspot nodes",
-               [](RunConfig& c, V v) { c.traffic.hotspot_fraction = real(v); }),
-      list_key("traffic.hotspot_nodes", T::uint_list, {0}, 0, "nodes",
-               "hotspot pattern: the hotspot nodes",
-               [](RunConfig& c, V v) { c.traffic.hotspot_nodes = list<NodeId>(v); }),
+               COLLNOC_FIELD(traffic.hotspot_fraction)),
+      list_key("traffic.hotspot_nodes", T::uint_list, Traffic::hotspot_node_range, "nodes",
+               "hotspot pattern: the hotspot nodes", COLLNOC_FIELD(traffic.hotspot_nodes)),
 
-      enum_key("workload.kind", "synthetic",
-               "synthetic traffic, or the firmware program every core runs",
-               workload_names, [](RunConfig& c, V v) { c.workload_kind = text(v); }),
-      uint_key("workload.message_words", 16, 1, kMaxMessageWords, "words",
-               "firmware: 32-bit payload words per message",
-               [](RunConfig& c, V v) { c.firmware.message_words = u32(v); }),
-      uint_key("workload.iterations", 1, 1, kU32Max, "",
+      enum_key("workload.kind", "synthetic traffic, or the firmware program every core runs",
+               workload_names, COLLNOC_FIELD(workload_kind)),
+      uint_key("workload.message_words", Fw::message_words_range, "words",
+               "firmware: 32-bit payload words per message", COLLNOC_FIELD(firmware.message_words)),
+      uint_key("workload.iterations", Fw::iterations_range, "",
                "firmware: repetitions (round trips, exchange rounds)",
-               [](RunConfig& c, V v) { c.firmware.iterations = u32(v); }),
-      enum_key("workload.collective", "", "collective: which collective operation",
-               collective_names, [](RunConfig& c, V v) { c.firmware.collective = text(v); }),
-      spec("workload.algorithm", T::string, std::string(""), "",
-           "collective: its algorithm (empty: the collective's first; collnoc list shows all)",
-           [](RunConfig& c, V v) { c.firmware.algorithm = text(v); }),
-      enum_key("workload.scheme", "hierarchical_nc",
+               COLLNOC_FIELD(firmware.iterations)),
+      enum_key("workload.collective", "collective: which collective operation", collective_names,
+               COLLNOC_FIELD(firmware.collective)),
+      text_key("workload.algorithm", "",
+               "collective: its algorithm (empty: the collective's first; collnoc list shows all)",
+               COLLNOC_FIELD(firmware.algorithm)),
+      enum_key("workload.scheme",
                "all_to_all_broadcast: plain, hierarchical_nc (SPEC 3.2) or combining",
-               [] { return names_of(kA2aSchemes); },
-               [](RunConfig& c, V v) { c.firmware.all_to_all.scheme = text(v); }),
-      enum_key("workload.base", "tree", "all_to_all_broadcast: base multicast over unicasts",
-               [] { return names_of(kA2aBases); },
-               [](RunConfig& c, V v) { c.firmware.all_to_all.base = text(v); }),
-      spec("workload.group", T::string, std::string("auto"), "",
-           "all_to_all_broadcast: group shape GxH (tiles the network), or auto",
-           [](RunConfig& c, V v) { c.firmware.all_to_all.group = text(v); }),
-      enum_key("workload.variant", "intermediate",
+               [] { return names_of(kA2aSchemes); }, COLLNOC_FIELD(firmware.all_to_all.scheme)),
+      enum_key("workload.base", "all_to_all_broadcast: base multicast over unicasts",
+               [] { return names_of(kA2aBases); }, COLLNOC_FIELD(firmware.all_to_all.base)),
+      text_key("workload.group", "",
+               "all_to_all_broadcast: group shape GxH (tiles the network), or auto",
+               COLLNOC_FIELD(firmware.all_to_all.group)),
+      enum_key("workload.variant",
                "hierarchical_nc: intermediate (one coder per group), every_node or recursive",
-               [] { return names_of(kA2aVariants); },
-               [](RunConfig& c, V v) { c.firmware.all_to_all.variant = text(v); }),
-      spec("workload.subgroup", T::string, std::string("auto"), "",
-           "recursive variant: subgroup shape inside a group, or auto",
-           [](RunConfig& c, V v) { c.firmware.all_to_all.subgroup = text(v); }),
-      enum_key("workload.intermediate", "center",
+               [] { return names_of(kA2aVariants); }, COLLNOC_FIELD(firmware.all_to_all.variant)),
+      text_key("workload.subgroup", "", "recursive variant: subgroup shape inside a group, or auto",
+               COLLNOC_FIELD(firmware.all_to_all.subgroup)),
+      enum_key("workload.intermediate",
                "hierarchical schemes: which node of a group codes (center: shortest longest path)",
-               [] { return std::vector<std::string>{"center", "corner"}; },
-               [](RunConfig& c, V v) { c.firmware.all_to_all.intermediate = text(v); }),
-      uint_key("workload.sources", 0, 0, kU32Max, "nodes",
+               [] { return words(kA2aIntermediates); },
+               COLLNOC_FIELD(firmware.all_to_all.intermediate)),
+      uint_key("workload.sources", Fw::sources_range, "nodes",
                "all_to_all_broadcast: sources (many-to-all), 0 = every node",
-               [](RunConfig& c, V v) { c.firmware.all_to_all.sources = u32(v); }),
-      uint_key("workload.peer", 1, 0, kU32Max, "node", "ping_pong: the partner of core 0",
-               [](RunConfig& c, V v) { c.firmware.peer = u32(v); }),
-      spec("workload.grid", T::string, std::string(""), "tiles",
-           "mesh collectives: ranks' sub-grid AxB or a square task count (empty: tilepro 7x7, "
-           "else the whole mesh)",
-           [](RunConfig& c, V v) {
-             c.firmware.grid = text(v).empty() ? default_application_grid(c.platform.name) : text(v);
-           }),
-      uint_key("workload.message_bytes", 128, 1, 1u << 20, "bytes",
+               COLLNOC_FIELD(firmware.all_to_all.sources)),
+      uint_key("workload.peer", Fw::rank_range, "node", "ping_pong: the partner of core 0",
+               COLLNOC_FIELD(firmware.peer)),
+      text_key("workload.grid", "tiles",
+               "mesh collectives: ranks' sub-grid AxB or a square task count (empty: tilepro 7x7, "
+               "else the whole mesh)",
+               COLLNOC_FIELD(firmware.grid)),
+      uint_key("workload.message_bytes", Fw::message_bytes_range, "bytes",
                "mesh collectives: bytes per message (per rank pair, or the reduced vector)",
-               [](RunConfig& c, V v) { c.firmware.message_bytes = u64(v); }),
-      uint_key("workload.root", 0, 0, kU32Max, "rank", "mesh collectives: root of broadcast, reduce",
-               [](RunConfig& c, V v) { c.firmware.root = u32(v); }),
-      uint_key("workload.fanout", 1, 1, 47, "children",
+               COLLNOC_FIELD(firmware.message_bytes)),
+      uint_key("workload.root", Fw::rank_range, "rank", "mesh collectives: root of broadcast, reduce",
+               COLLNOC_FIELD(firmware.root)),
+      uint_key("workload.fanout", Fw::fanout_range, "children",
                "broadcast onesided: children per core in its tree (1: a pipelined chain)",
-               [](RunConfig& c, V v) { c.firmware.fanout = u32(v); }),
-      enum_key("workload.reduce_op", "sum", "reductions: the operator",
-               [] { return std::vector<std::string>{"sum", "max", "min"}; },
-               [](RunConfig& c, V v) { c.firmware.reduce_op = text(v); }),
-      enum_key("workload.element_type", "int32", "reductions: what the elements are",
-               [] { return std::vector<std::string>{"int32", "double"}; },
-               [](RunConfig& c, V v) { c.firmware.element_type = text(v); }),
-      uint_key("workload.repetitions", 1, 1, 1000000, "",
+               COLLNOC_FIELD(firmware.fanout)),
+      enum_key("workload.reduce_op", "reductions: the operator", [] { return words(kReduceOps); },
+               COLLNOC_FIELD(firmware.reduce_op)),
+      enum_key("workload.element_type", "reductions: what the elements are",
+               [] { return words(kElementTypes); }, COLLNOC_FIELD(firmware.element_type)),
+      uint_key("workload.repetitions", Fw::repetitions_range, "",
                "collective: runs of it (variance over them), back to back",
-               [](RunConfig& c, V v) { c.firmware.repetitions = u32(v); }),
-      uint_key("workload.start_skew_cycles", 0, 0, 100000000, "cycles",
+               COLLNOC_FIELD(firmware.repetitions)),
+      uint_key("workload.start_skew_cycles", Fw::start_skew_cycles_range, "cycles",
                "collective: each core starts each run after a random delay in 0..this",
-               [](RunConfig& c, V v) { c.firmware.start_skew_cycles = u64(v); }),
-      enum_key("msg.protocol", "eager",
+               COLLNOC_FIELD(firmware.start_skew_cycles)),
+      enum_key("msg.protocol",
                "firmware: how messages travel: eager, rendezvous (RTS/CTS flow control), "
                "mpb (message-passing buffers, platform scc)",
-               [] { return names_of(message_protocols()); },
-               [](RunConfig& c, V v) { c.firmware.protocol.name = text(v); }),
+               [] { return names_of(message_protocols()); }, COLLNOC_FIELD(firmware.protocol.name)),
 
-      uint_key("sim.warmup_cycles", 1000, 0, kU64Max, "cycles",
+      uint_key("sim.warmup_cycles", Run::warmup_cycles_range, "cycles",
                "synthetic: packets created before this are not measured",
-               [](RunConfig& c, V v) { c.run.warmup_cycles = u64(v); }),
-      uint_key("sim.measure_cycles", 10000, 1, kU64Max, "cycles",
-               "synthetic: measurement window after the warm-up",
-               [](RunConfig& c, V v) { c.run.measure_cycles = u64(v); }),
-      uint_key("sim.max_cycles", 1000000, 1, kU64Max, "cycles",
+               COLLNOC_FIELD(run.warmup_cycles)),
+      uint_key("sim.measure_cycles", Run::measure_cycles_range, "cycles",
+               "synthetic: measurement window after the warm-up", COLLNOC_FIELD(run.measure_cycles)),
+      uint_key("sim.max_cycles", Run::max_cycles_range, "cycles",
                "hard stop, drain included (firmware not finished by then: timeout, exit 1)",
-               [](RunConfig& c, V v) { c.run.max_cycles = u64(v); }),
-      uint_key("sim.max_drain_cycles", 50000, 0, kU64Max, "cycles",
+               COLLNOC_FIELD(run.max_cycles)),
+      uint_key("sim.max_drain_cycles", Run::max_drain_cycles_range, "cycles",
                "synthetic: after the window, stop waiting for measured packets after this "
                "(sim.completed = false: the load is past saturation)",
-               [](RunConfig& c, V v) { c.run.max_drain_cycles = u64(v); }),
-      uint_key("sim.watchdog_cycles", 20000, 1, kU64Max, "cycles",
+               COLLNOC_FIELD(run.max_drain_cycles)),
+      uint_key("sim.watchdog_cycles", Run::watchdog_cycles_range, "cycles",
                "no flit moved this long with flits in flight: deadlock",
-               [](RunConfig& c, V v) { c.run.watchdog_cycles = u64(v); }),
-      bool_key("sim.activity_driven", true,
+               COLLNOC_FIELD(run.watchdog_cycles)),
+      bool_key("sim.activity_driven",
                "idle blocks sleep until woken (results are identical either way)",
-               [](RunConfig& c, V v) { c.platform.system.activity_driven = flag(v); }),
-      uint_key("sim.threads", 0, 0, kMaxThreads, "",
+               COLLNOC_FIELD(platform.system.activity_driven)),
+      uint_key("sim.threads", SystemParams::threads_range, "",
                "threads that evaluate the routers of a busy cycle (identical results for any "
                "number); 0 = automatic: 2 if the machine has 2 or more cores, else 1",
-               [](RunConfig& c, V v) { c.platform.system.threads = u32(v); }),
-      enum_key("sim.waves", "auto",
+               COLLNOC_FIELD(platform.system.threads)),
+      enum_key("sim.waves",
                "synthetic traffic: evaluate the network in waves, a band of its rows several "
                "cycles ahead of the rows behind it, so that each row's state is fetched once for "
                "several cycles (identical results). auto: on one thread (sim.threads = 1, or a "
                "1-core machine) in networks of 512 routers or more; on: whenever the run allows; "
                "off: cycle by cycle",
-               [] { return std::vector<std::string>{"auto", "on", "off"}; },
-               [](RunConfig& c, V v) {
-                 const std::string w = text(v);
-                 c.platform.system.waves = w == "on" ? WaveMode::on
-                                           : w == "off" ? WaveMode::off : WaveMode::automatic;
-               }),
-      real_key("sim.clock_period_ns", 1.0, 0.001, 1e6, false, "ns",
+               names_allowed(wave_modes),
+               enum_field([](RunConfig& c) -> auto& { return c.platform.system.waves; },
+                          wave_modes)),
+      real_key("sim.clock_period_ns", SystemParams::clock_period_ns_range, "ns",
                "network clock period, one cycle (rounded to 1 ps)",
-               [](RunConfig& c, V v) { c.platform.system.clock_period_ns = real(v); }),
-      uint_key("sim.max_memory_mb", 0, 0, kU64Max, "MB",
+               COLLNOC_FIELD(platform.system.clock_period_ns)),
+      uint_key("sim.max_memory_mb", RunConfig::max_memory_mb_range, "MB",
                "refuse a run whose estimated memory is above this (collnoc run --check shows "
                "the estimate); 0 = 80 % of the machine's physical memory",
-               [](RunConfig& c, V v) { c.max_memory_mb = u64(v); }),
-      bool_key("sim.progress", true, "progress lines on stderr during long runs",
-               [](RunConfig& c, V v) { c.run.progress = flag(v); }),
-      uint_key("seed", 1, 0, kU64Max, "", "random seed of synthetic traffic and firmware data",
-               [](RunConfig& c, V v) {
-                 c.run.seed = u64(v);
-                 c.firmware.seed = u64(v);
-               }),
+               COLLNOC_FIELD(max_memory_mb)),
+      bool_key("sim.progress", "progress lines on stderr during long runs",
+               COLLNOC_FIELD(run.progress)),
+      // One seed for both: the traffic's and the firmware's data.
+      uint_key("seed", Run::seed_range, "", "random seed of synthetic traffic and firmware data",
+               {[](RunConfig& c, const ConfigValue& v) {
+                  store(c.run.seed, v);
+                  store(c.firmware.seed, v);
+                },
+                [](const RunConfig& c) { return value_of(c.run.seed); }}),
   };
+#undef COLLNOC_FIELD
+  // router.switching and router.vc_realloc come after router.hop_latency_cycles.
+  for (KeySpec& s : rest) schema.push_back(std::move(s));
+  // The defaults are the library's: what a RunConfig holds before anything is set.
+  const RunConfig defaults;
+  for (KeySpec& s : schema) s.default_value = s.read(defaults);
+  return schema;
 }
 
 std::size_t index_of(const std::string& key) {
@@ -512,35 +549,15 @@ bool parse_bool(std::string s, bool& out) {
   return true;
 }
 
-// Shortest text that reads back as the same double; whole numbers without exponent or ".0".
-std::string plain_number(double x) {
-  char buf[40];
-  if (x == std::trunc(x) && std::fabs(x) < 1e15) {
-    std::snprintf(buf, sizeof buf, "%.0f", x);
-    return buf;
-  }
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, x);
-    if (std::strtod(buf, nullptr) == x) break;
-  }
-  return buf;
-}
-
 std::string with_unit(const std::string& s, const KeySpec& k) {
   return k.unit.empty() ? s : s + " " + k.unit;
 }
 
 // "in 1..8": both bounds, even a 64-bit key's, so that a value too large to read is told what
 // the largest is.
-std::string uint_range(const KeySpec& k) {
-  return "in " + std::to_string(k.uint_min) + ".." + std::to_string(k.uint_max);
-}
+std::string uint_range(const KeySpec& k) { return range_text(k.uint_range); }
 
-std::string real_range(const KeySpec& k) {
-  if (!k.real_bounded) return "";
-  return std::string("in ") + (k.real_min_open ? "(" : "[") + plain_number(k.real_min) + ", " +
-         plain_number(k.real_max) + "]";
-}
+std::string real_range(const KeySpec& k) { return k.real_bounded ? range_text(k.real_range) : ""; }
 
 // The ALLOWED column of `--dump-config`.
 std::string allowed_text(const KeySpec& k) {
@@ -567,7 +584,7 @@ ConfigValue parse_value(const KeySpec& k, const YAML::Node& node, const std::str
   auto check_uint = [&](const YAML::Node& n, const char* what, bool element) -> std::uint64_t {
     std::uint64_t v = 0;
     if (!n.IsScalar() || !parse_uint(n.Scalar(), v)) throw not_uint(what, element);
-    if (v < k.uint_min || v > k.uint_max)
+    if (!k.uint_range.contains(v))
       throw fail(std::string(element && !node.IsScalar() ? "every value must be " : "must be ") +
                  range);
     return v;
@@ -585,8 +602,7 @@ ConfigValue parse_value(const KeySpec& k, const YAML::Node& node, const std::str
       const std::string real = real_range(k);
       if (!node.IsScalar() || !parse_real(node.Scalar(), v))
         throw fail(with_unit("must be a number" + (real.empty() ? "" : " " + real), k));
-      const bool low_ok = k.real_min_open ? v > k.real_min : v >= k.real_min;
-      if (k.real_bounded && !(low_ok && v <= k.real_max))
+      if (k.real_bounded && !k.real_range.contains(v))
         throw fail(with_unit("must be " + real, k));
       return v;
     }
@@ -798,89 +814,8 @@ RunConfig Config::to_run_config() const {
   RunConfig rc;
   const auto& schema = config_schema();
   for (std::size_t i = 0; i < schema.size(); ++i) schema[i].apply(rc, values_[i]);
-  // What firmware needs of the system it runs on.
-  AllToAllParams& a2a = rc.firmware.all_to_all;
-  const SystemParams& sys = rc.platform.system;
-  a2a.packet_flits = rc.traffic.packet_flits;
-  a2a.words_per_flit = sys.ni.words_per_flit();
-  a2a.vc_classes = sys.router.vc_classes;
-  a2a.max_packet_flits = sys.ni.max_packet_flits;
-  a2a.xor_latency_cycles = sys.ni.xor_engine.xor_latency_cycles;
-  // Closed forms of collectives (SPEC 4.3's t_s, t_w) follow the configured network.
-  rc.firmware.neighbour_cost = neighbour_message_cost(rc.platform.system);
-  rc.firmware.protocol.mpb_bytes = platform_mpb_bytes(rc.platform);
+  derive_params(rc);
   return rc;
-}
-
-MemoryEstimate estimate_run_memory(const RunConfig& rc) {
-  WorkloadFootprint w;
-  const std::uint64_t nodes = make_topology(platform_topology(rc.platform))->num_endpoints();
-  if (rc.synthetic()) {
-    const TrafficParams& t = rc.traffic;
-    const double mean_flits = t.variable_length()
-                                  ? (t.packet_flits_min + t.packet_flits_max) / 2.0
-                                  : static_cast<double>(t.packet_flits);
-    w.measured_packets = static_cast<std::uint64_t>(
-        static_cast<double>(nodes) * t.injection_rate / mean_flits *
-        static_cast<double>(std::min(rc.run.measure_cycles, rc.run.max_cycles)));
-  } else {
-    // Messages held at once (measured): the all-to-all exchanges hold every core's message for
-    // every other core at some point, total exchange three times over (held, packed, received),
-    // the mesh alltoall half as much again (sent and received); ping-pong four in all; other
-    // workloads a few per core.
-    const FirmwareParams& f = rc.firmware;
-    const std::string& c = f.collective;
-    const bool collective = rc.workload_kind == "collective";
-    const bool by_bytes = collective && c != "total_exchange";
-    const std::uint64_t message = by_bytes ? f.message_bytes : 4ull * (f.message_words + 1);
-    double copies = 4.0 / static_cast<double>(nodes);  // of p^2 messages
-    if (rc.workload_kind == "ping_pong") copies = 4.0 / static_cast<double>(nodes * nodes);
-    if (rc.workload_kind == "all_pairs" || rc.workload_kind == "all_to_all_broadcast") copies = 1;
-    if (collective && (c == "alltoall" || c == "alltoallv")) copies = 1.5;
-    if (collective && c == "total_exchange") copies = 3;
-    w.firmware = true;
-    w.message_bytes =
-        static_cast<std::uint64_t>(copies * static_cast<double>(nodes * nodes * message));
-  }
-  return estimate_memory(rc.platform, w);
-}
-
-std::uint64_t memory_limit_mb(const RunConfig& rc) {
-  return rc.max_memory_mb ? rc.max_memory_mb : automatic_memory_limit_mb();
-}
-
-void check_buildable(const RunConfig& rc) {
-  const SystemParams& sys = rc.platform.system;
-  const std::unique_ptr<Topology> topo = make_topology(platform_topology(rc.platform));
-  validate(sys.router);
-  validate(sys.ni);
-  check_vc_realloc(sys.router, *make_routing(sys.routing, *topo, sys.router.vcs_per_class()),
-                   sys.routing);
-  const AllocatorShape shape{topo->radix(), sys.router.vcs};
-  make_vc_allocator(sys.router.vc_allocator, shape);
-  make_switch_allocator(sys.router.switch_allocator, shape);
-  validate(sys.link, "link");
-  validate(sys.ni_link, "ni_link");
-  validate(rc.run);
-  if (rc.synthetic()) {
-    validate(rc.traffic, *topo);
-    const bool variable = rc.traffic.variable_length();
-    check_whole_packets(sys, variable ? rc.traffic.packet_flits_max : rc.traffic.packet_flits,
-                        variable ? "traffic.packet_flits_max" : "traffic.packet_flits");
-  } else {
-    if (rc.firmware.protocol.name == "mpb" && rc.firmware.protocol.mpb_bytes == 0)
-      throw ParamError("msg.protocol", "mpb",
-                       "eager or rendezvous: mpb runs on the message-passing buffers of platform "
-                       "scc (not " + rc.platform.name + ")");
-    make_firmware(rc.workload_kind, rc.firmware, *topo);
-    check_whole_packets(sys, sys.ni.max_packet_flits, "ni.max_packet_flits");
-  }
-  const MemoryEstimate memory = estimate_run_memory(rc);
-  const std::uint64_t limit = memory_limit_mb(rc);
-  if (memory.total_bytes() > (limit << 20))
-    throw ParamError("sim.max_memory_mb", std::to_string(limit) + (rc.max_memory_mb ? "" : " (automatic)"),
-                     "the configured run needs about " + memory.describe() +
-                         "; shrink it or raise sim.max_memory_mb");
 }
 
 namespace {

@@ -1,6 +1,7 @@
 // The `collnoc` configuration: one schema table of every key, a Config holding a value per key
 // (defaults, then a YAML file, then `--set key=value` overrides), and the conversion into the
-// plain parameter structs the library takes. Nothing here builds a model.
+// library's RunConfig (platforms/run_config.hpp). Nothing here builds a model or holds a
+// default or a range of its own: each key reads them from the parameter struct it sets.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -10,11 +11,7 @@
 #include <variant>
 #include <vector>
 
-#include "collectives/firmware.hpp"
-#include "ni/traffic.hpp"
-#include "platforms/memory_estimate.hpp"
-#include "platforms/platform.hpp"
-#include "platforms/simulation.hpp"
+#include "platforms/run_config.hpp"
 
 namespace collnoc::cli {
 
@@ -39,33 +36,22 @@ const char* to_string(ValueType t);
 using ConfigValue = std::variant<std::int64_t, std::uint64_t, double, bool, std::string,
                                  std::vector<std::uint64_t>>;
 
-// Everything the program needs to run: the library's parameter structs plus the workload choice.
-struct RunConfig {
-  PlatformParams platform;
-  RunParams run;
-  std::string workload_kind;  // "synthetic" or a firmware program name
-  TrafficParams traffic;
-  FirmwareParams firmware;
-  std::uint64_t max_memory_mb = 0;  // sim.max_memory_mb; 0: automatic_memory_limit_mb()
-
-  bool synthetic() const { return workload_kind == "synthetic"; }
-};
-
-// One configuration key. Integer bounds apply to each element of a list; real bounds are
-// [real_min, real_max], with the lower end open when real_min_open.
+// One configuration key: how it is written, and where in a RunConfig it goes (`apply`) and
+// comes from (`read`). Its default is read(RunConfig{}); its range is the one its parameter
+// struct declares (a `static constexpr` beside the field), for a list each element's.
 struct KeySpec {
   std::string key;
   ValueType type;
-  ConfigValue default_value;
+  ConfigValue default_value;  // read(RunConfig{})
   std::string unit;     // empty when the value has none
   std::string meaning;  // one line
-  std::uint64_t uint_min = 0;
-  std::uint64_t uint_max = UINT32_MAX;
-  double real_min = 0, real_max = 0;
-  bool real_min_open = false;
+  UintRange uint_range{0, kU32Max};
+  RealRange real_range{0, 0};
   bool real_bounded = false;
   std::function<std::vector<std::string>()> allowed;  // enumeration values; empty: any
+  // Throws InputError for a name the library's field cannot hold (an enumeration of its own).
   std::function<void(RunConfig&, const ConfigValue&)> apply;
+  std::function<ConfigValue(const RunConfig&)> read;
 };
 
 // The authoritative table, in the order keys are documented and written to results.
@@ -96,7 +82,7 @@ class Config {
   const ConfigValue& get(const std::string& key) const;
   const std::vector<ConfigValue>& values() const { return values_; }  // in schema order
 
-  // Cross-key checks that need no model; then the library structs.
+  // The library structs: every key applied, then derive_params().
   RunConfig to_run_config() const;
 
  private:
@@ -105,16 +91,6 @@ class Config {
 
 // Defaults, then `path` (empty or "-": none), then each `key=value` of `overrides` in order.
 Config load_config(const std::string& path, const std::vector<std::string>& overrides);
-
-// Checks that the library would accept the configuration, without elaborating SystemC: builds
-// the topology and the routing function, checks router, NI, traffic, firmware and run
-// parameters. Throws the library's ParamError (or InputError).
-void check_buildable(const RunConfig& rc);
-
-// The memory the configured run is expected to take (platforms/memory_estimate.hpp), and the
-// limit it is held to (sim.max_memory_mb, or the automatic one), in MB.
-MemoryEstimate estimate_run_memory(const RunConfig& rc);
-std::uint64_t memory_limit_mb(const RunConfig& rc);
 
 // `collnoc run --dump-config`: every key with its type, default, unit, meaning and allowed values;
 // `effective` (may be null) adds the value a configuration gives it.

@@ -208,14 +208,8 @@ int run_command(const RunOptions& options) {
     return kExitOk;
   }
 
-  std::unique_ptr<NocSystem> system = make_platform(rc.platform);
-  std::unique_ptr<Firmware> firmware;
-  if (rc.synthetic()) {
-    system->attach_traffic(rc.traffic, rc.run.seed);
-  } else {
-    firmware = make_firmware(rc.workload_kind, rc.firmware, system->topology());
-    system->attach_firmware(*firmware);
-  }
+  const BuiltRun built = build_run(rc);
+  NocSystem* const system = built.system.get();
   std::unique_ptr<VcdTrace> trace;
   std::string waves;
   if (!options.vcd_path.empty()) {
@@ -223,7 +217,7 @@ int run_command(const RunOptions& options) {
     waves = trace->vcd_path() + " (view: " + trace->gtkw_path() + ")";
   }
 
-  Simulation simulation(*system, rc.run, firmware.get());
+  Simulation simulation(*system, rc.run, built.firmware.get());
   const RunOutcome outcome = simulation.run();
   trace.reset();  // flush and close the VCD before anything can fail below
 

@@ -8,16 +8,13 @@ namespace collnoc {
 using namespace sc_core;
 
 void validate(const RouterParams& p) {
-  if (p.vcs < 1 || p.vcs > 32)
-    throw ParamError("router.vcs", std::to_string(p.vcs), "must be in 1..32");
+  check_range("router.vcs", p.vcs, RouterParams::vcs_range);
   if (p.vc_classes < 1 || p.vc_classes > p.vcs || p.vcs % p.vc_classes != 0)
     throw ParamError("router.vc_classes", std::to_string(p.vc_classes),
                      "must be >= 1 and divide router.vcs = " + std::to_string(p.vcs));
-  if (p.buffer_flits < 1 || p.buffer_flits > 65535)
-    throw ParamError("router.buffer_flits", std::to_string(p.buffer_flits), "must be in 1..65535");
-  if (p.hop_latency_cycles < 1 || p.hop_latency_cycles > 1000)
-    throw ParamError("router.hop_latency_cycles", std::to_string(p.hop_latency_cycles),
-                     "must be in 1..1000");
+  check_range("router.buffer_flits", p.buffer_flits, RouterParams::buffer_flits_range);
+  check_range("router.hop_latency_cycles", p.hop_latency_cycles,
+              RouterParams::hop_latency_cycles_range);
 }
 
 const char* to_string(VcRealloc r) {

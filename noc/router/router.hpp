@@ -50,6 +50,11 @@ struct RouterParams {
   unsigned flit_words = kMaxFlitWords;
 
   unsigned vcs_per_class() const { return vcs / vc_classes; }
+
+  static constexpr UintRange vcs_range{1, 32};
+  static constexpr UintRange vc_classes_range{1, kU32Max};  // and dividing vcs
+  static constexpr UintRange buffer_flits_range{1, 65535};
+  static constexpr UintRange hop_latency_cycles_range{1, 1000};
 };
 
 // Throws ParamError naming the offending router.* key.

@@ -1,0 +1,113 @@
+#include "platforms/run_config.hpp"
+
+#include <algorithm>
+
+#include "collectives/all_to_all_plan.hpp"
+#include "noc/router/allocator.hpp"
+#include "noc/routing/routing.hpp"
+
+namespace collnoc {
+
+void derive_params(RunConfig& rc) {
+  AllToAllParams& a2a = rc.firmware.all_to_all;
+  const SystemParams& sys = rc.platform.system;
+  a2a.packet_flits = rc.traffic.packet_flits;
+  a2a.words_per_flit = sys.ni.words_per_flit();
+  a2a.vc_classes = sys.router.vc_classes;
+  a2a.max_packet_flits = sys.ni.max_packet_flits;
+  a2a.xor_latency_cycles = sys.ni.xor_engine.xor_latency_cycles;
+  // Closed forms of collectives (SPEC 4.3's t_s, t_w) follow the configured network.
+  rc.firmware.neighbour_cost = neighbour_message_cost(rc.platform.system);
+  rc.firmware.protocol.mpb_bytes = platform_mpb_bytes(rc.platform);
+  if (rc.firmware.grid.empty()) rc.firmware.grid = default_application_grid(rc.platform.name);
+}
+
+MemoryEstimate estimate_run_memory(const RunConfig& rc) {
+  WorkloadFootprint w;
+  const std::uint64_t nodes = make_topology(platform_topology(rc.platform))->num_endpoints();
+  if (rc.synthetic()) {
+    const TrafficParams& t = rc.traffic;
+    const double mean_flits = t.variable_length()
+                                  ? (t.packet_flits_min + t.packet_flits_max) / 2.0
+                                  : static_cast<double>(t.packet_flits);
+    w.measured_packets = static_cast<std::uint64_t>(
+        static_cast<double>(nodes) * t.injection_rate / mean_flits *
+        static_cast<double>(std::min(rc.run.measure_cycles, rc.run.max_cycles)));
+  } else {
+    // Messages held at once (measured): the all-to-all exchanges hold every core's message for
+    // every other core at some point, total exchange three times over (held, packed, received),
+    // the mesh alltoall half as much again (sent and received); ping-pong four in all; other
+    // workloads a few per core.
+    const FirmwareParams& f = rc.firmware;
+    const std::string& c = f.collective;
+    const bool collective = rc.workload_kind == "collective";
+    const bool by_bytes = collective && c != "total_exchange";
+    const std::uint64_t message = by_bytes ? f.message_bytes : 4ull * (f.message_words + 1);
+    double copies = 4.0 / static_cast<double>(nodes);  // of p^2 messages
+    if (rc.workload_kind == "ping_pong") copies = 4.0 / static_cast<double>(nodes * nodes);
+    if (rc.workload_kind == "all_pairs" || rc.workload_kind == "all_to_all_broadcast") copies = 1;
+    if (collective && (c == "alltoall" || c == "alltoallv")) copies = 1.5;
+    if (collective && c == "total_exchange") copies = 3;
+    w.firmware = true;
+    w.message_bytes =
+        static_cast<std::uint64_t>(copies * static_cast<double>(nodes * nodes * message));
+  }
+  return estimate_memory(rc.platform, w);
+}
+
+std::uint64_t memory_limit_mb(const RunConfig& rc) {
+  return rc.max_memory_mb ? rc.max_memory_mb : automatic_memory_limit_mb();
+}
+
+void check_buildable(const RunConfig& rc) {
+  const SystemParams& sys = rc.platform.system;
+  const std::unique_ptr<Topology> topo = make_topology(platform_topology(rc.platform));
+  validate(sys.router);
+  validate(sys.ni);
+  check_vc_realloc(sys.router, *make_routing(sys.routing, *topo, sys.router.vcs_per_class()),
+                   sys.routing);
+  const AllocatorShape shape{topo->radix(), sys.router.vcs};
+  make_vc_allocator(sys.router.vc_allocator, shape);
+  make_switch_allocator(sys.router.switch_allocator, shape);
+  validate(sys.link, "link");
+  validate(sys.ni_link, "ni_link");
+  validate(rc.run);
+  // Every parameter's range, used by this run or not (the ones above again, cheaply).
+  validate(rc.platform);
+  validate(rc.traffic);
+  validate(rc.firmware);
+  if (rc.synthetic()) {
+    validate(rc.traffic, *topo);
+    const bool variable = rc.traffic.variable_length();
+    check_whole_packets(sys, variable ? rc.traffic.packet_flits_max : rc.traffic.packet_flits,
+                        variable ? "traffic.packet_flits_max" : "traffic.packet_flits");
+  } else {
+    if (rc.firmware.protocol.name == "mpb" && rc.firmware.protocol.mpb_bytes == 0)
+      throw ParamError("msg.protocol", "mpb",
+                       "eager or rendezvous: mpb runs on the message-passing buffers of platform "
+                       "scc (not " + rc.platform.name + ")");
+    make_firmware(rc.workload_kind, rc.firmware, *topo);
+    check_whole_packets(sys, sys.ni.max_packet_flits, "ni.max_packet_flits");
+  }
+  const MemoryEstimate memory = estimate_run_memory(rc);
+  const std::uint64_t limit = memory_limit_mb(rc);
+  // A limit of 2^44 MB or more is no limit (and would overflow in bytes).
+  if (limit < (kU64Max >> 20) && memory.total_bytes() > (limit << 20))
+    throw ParamError("sim.max_memory_mb", std::to_string(limit) + (rc.max_memory_mb ? "" : " (automatic)"),
+                     "the configured run needs about " + memory.describe() +
+                         "; shrink it or raise sim.max_memory_mb");
+}
+
+BuiltRun build_run(const RunConfig& rc) {
+  BuiltRun built;
+  built.system = make_platform(rc.platform);
+  if (rc.synthetic()) {
+    built.system->attach_traffic(rc.traffic, rc.run.seed);
+  } else {
+    built.firmware = make_firmware(rc.workload_kind, rc.firmware, built.system->topology());
+    built.system->attach_firmware(*built.firmware);
+  }
+  return built;
+}
+
+}  // namespace collnoc
