@@ -69,6 +69,11 @@ void NetworkInterface::prefetch() const {
   packetizer_.prefetch();
 }
 
+Cycle NetworkInterface::next_work_cycle(Cycle now) const {
+  if (packetizer_.sending()) return now + 1;  // (the ejection link need not be read)
+  return std::min(packetizer_.next_work_cycle(now), reassembler_.next_work_cycle());
+}
+
 void NetworkInterface::report(Tally& t) const {
   const Cycle now = clock().now();
   packetizer_.report(t, now);

@@ -57,17 +57,8 @@ class NetworkInterface : public Clocked<NetworkInterface> {
  protected:
   friend class Clocked<NetworkInterface>;
   template <class At>
-  void cycle(At at) {
-    packetizer_.start_cycle(at);  // credits back from the router
-    reassembler_.eject(at);
-    packetizer_.generate(at);
-    packetizer_.inject(at);
-    packetizer_.end_cycle();
-  }
-  Cycle next_work_cycle(Cycle now) const override {
-    if (packetizer_.sending()) return now + 1;  // (the ejection link need not be read)
-    return std::min(packetizer_.next_work_cycle(now), reassembler_.next_work_cycle());
-  }
+  void cycle(At at);
+  Cycle next_work_cycle(Cycle now) const override;
   void prefetch() const override;
 
  private:
@@ -84,5 +75,14 @@ class NetworkInterface : public Clocked<NetworkInterface> {
   // kilobyte would otherwise sit between the blocks' fields.)
   tlm_utils::simple_target_socket_optional<TlmFrontEnd> socket;
 };
+
+template <class At>
+void NetworkInterface::cycle(At at) {
+  packetizer_.start_cycle(at);  // credits back from the router
+  reassembler_.eject(at);
+  packetizer_.generate(at);
+  packetizer_.inject(at);
+  packetizer_.end_cycle();
+}
 
 }  // namespace collnoc
