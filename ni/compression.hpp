@@ -10,6 +10,7 @@
 
 #include "ni/codec.hpp"
 #include "noc/registry.hpp"
+#include "noc/sim/delay_line.hpp"
 
 namespace collnoc {
 
@@ -66,5 +67,28 @@ class CompressionPolicy {
 using CompressionPolicyEntry = Registered<std::function<std::unique_ptr<CompressionPolicy>()>>;
 const std::vector<CompressionPolicyEntry>& compression_policies();
 std::unique_ptr<CompressionPolicy> make_compression_policy(const std::string& name);
+
+// N of the selective policy: the cycles of the flits an NI received in the latest window. The
+// ejection side records them (only when a policy reads N), the packetizer counts them.
+class ArrivalWindow {
+ public:
+  void reset(Cycle window_cycles) {
+    window_ = window_cycles;
+    arrivals_.reset(window_cycles);
+  }
+  bool on() const { return arrivals_.capacity() > 0; }
+  void record(Cycle now) {
+    if (arrivals_.full()) arrivals_.pop();
+    arrivals_.push(now);
+  }
+  std::uint64_t flits(Cycle now) {
+    while (!arrivals_.empty() && arrivals_.front() + window_ <= now) arrivals_.pop();
+    return arrivals_.size();
+  }
+
+ private:
+  Cycle window_ = 0;
+  Ring<Cycle> arrivals_;
+};
 
 }  // namespace collnoc

@@ -1,8 +1,13 @@
 // Results as an ordered list of dotted keys ("latency_cycles.mean") and values. Models fill it;
 // the program turns it into JSON. Keeps the models free of any file format.
 #pragma once
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <type_traits>
 #include <variant>
@@ -35,6 +40,21 @@ class Report {
       if (kv.first == key) return &kv.second;
     return nullptr;
   }
+  // Puts the entries in the order of `layout` (stable): a key's place is that of its own name
+  // in the list, else of its group's (the part before the first dot), else after the list.
+  void arrange(const std::vector<std::string>& layout) {
+    auto place = [&](const std::string& key) {
+      const std::string group = key.substr(0, key.find('.'));
+      std::size_t best = layout.size();
+      for (std::size_t i = 0; i < layout.size(); ++i) {
+        if (layout[i] == key) return i;
+        if (layout[i] == group) best = std::min(best, i);
+      }
+      return best;
+    };
+    std::stable_sort(entries_.begin(), entries_.end(),
+                     [&](const auto& a, const auto& b) { return place(a.first) < place(b.first); });
+  }
 
  private:
   template <typename T>
@@ -54,6 +74,122 @@ class Report {
   }
   std::vector<std::pair<std::string, Value>> entries_;
   std::vector<std::pair<std::string, std::vector<Report>>> lists_;
+};
+
+// The counters of many blocks, summed into results: each block adds its own under the result
+// keys they feed (Router::report, NetworkInterface::report, ...), saying how they combine
+// (a count sums, a maximum takes the largest, ...); write() turns the totals into a Report, in
+// the order the keys first came. Keeps the run's gathering free of any block's counters.
+class Tally {
+ public:
+  void count(std::string_view key, std::uint64_t n) { at(key, Kind::count).whole += n; }
+  void maximum(std::string_view key, std::uint64_t v) {
+    Entry& e = at(key, Kind::maximum);
+    e.whole = std::max(e.whole, v);
+  }
+  void maximum(std::string_view key, double v) {
+    Entry& e = at(key, Kind::maximum_real);
+    e.real = std::max(e.real, v);
+  }
+  // The mean over the blocks that add one.
+  void average(std::string_view key, double v) {
+    Entry& e = at(key, Kind::average);
+    e.real += v;
+    ++e.whole;
+  }
+  // Summed numerators over summed denominators; `if_none` when the denominator is 0.
+  void ratio(std::string_view key, std::uint64_t numerator, std::uint64_t denominator,
+             double if_none) {
+    Entry& e = at(key, Kind::ratio);
+    e.whole += numerator;
+    e.denominator += denominator;
+    e.real = if_none;
+  }
+  // Flits (or any count) over node-cycles of the measurement window (write()'s `node_cycles`).
+  void per_node_cycle(std::string_view key, std::uint64_t n) { at(key, Kind::per_node_cycle).whole += n; }
+  // Samples, written as key.mean, .p50, .p99 (nearest rank) and .max.
+  void distribution(std::string_view key, const std::vector<std::uint32_t>& samples) {
+    Entry& e = at(key, Kind::distribution);
+    e.samples.insert(e.samples.end(), samples.begin(), samples.end());
+  }
+  // A setting all the blocks share (the first one's).
+  void label(std::string_view key, const std::string& text) {
+    Entry& e = at(key, Kind::label);
+    if (e.text.empty()) e.text = text;
+  }
+  // One row of a table (Report::append).
+  void row(const std::string& list, Report r) { rows_.emplace_back(list, std::move(r)); }
+
+  // A count's total so far (0 if no block added one): for the run's own keys that derive from it.
+  std::uint64_t total(std::string_view key) const {
+    const auto it = index_.find(key);
+    return it == index_.end() ? 0 : entries_[it->second].whole;
+  }
+
+  // `node_cycles`: nodes x cycles of the measurement window, 0 if the window is empty.
+  void write(Report& r, double node_cycles) const {
+    for (const Entry& e : entries_) {
+      switch (e.kind) {
+        case Kind::count:
+        case Kind::maximum: r.set(e.key, e.whole); break;
+        case Kind::maximum_real: r.set(e.key, e.real); break;
+        case Kind::average: r.set(e.key, e.whole ? e.real / static_cast<double>(e.whole) : 0.0); break;
+        case Kind::ratio:
+          r.set(e.key, e.denominator ? static_cast<double>(e.whole) / static_cast<double>(e.denominator)
+                                     : e.real);
+          break;
+        case Kind::per_node_cycle: r.set(e.key, node_cycles > 0 ? e.whole / node_cycles : 0.0); break;
+        case Kind::distribution: summarise(r, e.key, e.samples); break;
+        case Kind::label: r.set(e.key, e.text); break;
+      }
+    }
+    for (const auto& [list, row] : rows_) r.append(list, row);
+  }
+
+ private:
+  enum class Kind : std::uint8_t {
+    count, maximum, maximum_real, average, ratio, per_node_cycle, distribution, label
+  };
+  struct Entry {
+    std::string key;
+    Kind kind = Kind::count;
+    std::uint64_t whole = 0, denominator = 0;
+    double real = 0;
+    std::vector<std::uint32_t> samples;
+    std::string text;
+  };
+  Entry& at(std::string_view key, Kind kind) {
+    const auto it = index_.find(key);
+    if (it != index_.end()) return entries_[it->second];
+    index_.emplace(std::string(key), entries_.size());
+    Entry& e = entries_.emplace_back();
+    e.key = std::string(key);
+    e.kind = kind;
+    return e;
+  }
+  static void summarise(Report& r, const std::string& key, std::vector<std::uint32_t> v) {
+    double mean = 0, p50 = 0, p99 = 0, max = 0;
+    if (!v.empty()) {
+      std::sort(v.begin(), v.end());
+      double sum = 0;
+      for (auto x : v) sum += x;
+      mean = sum / static_cast<double>(v.size());
+      auto rank = [&](double q) {
+        std::size_t i = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size())));
+        return static_cast<double>(v[std::min(v.size() - 1, i > 0 ? i - 1 : 0)]);
+      };
+      p50 = rank(0.50);
+      p99 = rank(0.99);
+      max = v.back();
+    }
+    r.set(key + ".mean", mean);
+    r.set(key + ".p50", p50);
+    r.set(key + ".p99", p99);
+    r.set(key + ".max", max);
+  }
+  std::vector<Entry> entries_;
+  std::map<std::string, std::size_t, std::less<>> index_;
+  std::vector<std::pair<std::string, Report>> rows_;
 };
 
 }  // namespace collnoc

@@ -112,4 +112,12 @@ void StaticSwitch::trace(sc_core::sc_trace_file* tf, const Topology& topo) {
   sc_core::sc_trace(tf, trace_route_input_, base + "route_input", 8);
 }
 
+void StaticSwitch::report(Tally& t) const {
+  std::uint64_t flits = 0;
+  for (unsigned p = 0; p < ports(); ++p)
+    if (output_connected(p)) flits += output_flits(p);
+  t.count("sn.flits_switched", flits);
+  t.count("sn.configurations", configurations_);
+}
+
 }  // namespace collnoc

@@ -10,6 +10,7 @@
 #include "noc/sim/clocked_block.hpp"
 #include "noc/link.hpp"
 #include "noc/network_context.hpp"
+#include "noc/report.hpp"
 #include "noc/topology/topology.hpp"
 
 namespace collnoc {
@@ -40,6 +41,8 @@ class StaticSwitch : public Clocked<StaticSwitch> {
   bool output_connected(unsigned port) const { return out_[port].link != nullptr; }
   std::uint64_t output_flits(unsigned port) const { return out_[port].flits; }
   std::uint64_t configurations() const { return configurations_; }
+  // Its counters into the results: flits its outputs sent (replicas counted), routes written.
+  void report(Tally& t) const;
   unsigned config_cycles() const { return params_.config_cycles; }
   unsigned buffered_flits() const { return buffered_; }
   // Records, per output, whether a flit left this cycle (`<name>.out_valid_<port>`), and the

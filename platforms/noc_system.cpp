@@ -184,6 +184,18 @@ std::string NocSystem::describe_blocked(std::size_t max_lines) const {
   return out;
 }
 
+std::uint64_t NocSystem::payload_errors() const {
+  std::uint64_t n = 0;
+  for (const auto& ni : nis_) n += ni->reassembler().counters().payload_errors;
+  return n;
+}
+
+void NocSystem::report(Tally& t) const {
+  for (const auto& ni : nis_) ni->report(t);
+  for (const auto& r : routers_) r->report(t, *topology_);
+  report_more(t);
+}
+
 void NocSystem::finish() {
   const Cycle now = clock_.now();
   for (auto& r : routers_) r->finish(now);

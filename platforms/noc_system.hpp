@@ -89,10 +89,14 @@ class NocSystem : public sc_core::sc_module {
   // One line per blocked buffer (deadlock diagnosis), at most `max_lines`.
   std::string describe_blocked(std::size_t max_lines = 64) const;
   void finish();  // close the time integrals of every block at the current cycle
-  // Results of blocks a derived system adds (a second network, ...).
-  virtual void report(Report&) const {}
+  // Synthetic payload words that arrived altered, over the NIs (an integrity check).
+  std::uint64_t payload_errors() const;
+  // Every block's counters into the results: the NIs', the routers', then the added blocks'.
+  void report(Tally& t) const;
 
  protected:
+  // The counters of the blocks a derived system adds (a second network, ...).
+  virtual void report_more(Tally&) const {}
   // Called by attach_firmware once the cores exist (to bind them to added blocks).
   virtual void on_cores_attached() {}
   // Traces the added blocks of node `r` into `tf` and lists them in its GTKWave group.

@@ -58,8 +58,9 @@ bool Simulation::finished(Cycle now) const {
   if (now < params_.warmup_cycles + params_.measure_cycles) return false;
   std::uint64_t created = 0, delivered = 0;
   for (std::size_t n = 0; n < sys_.num_nis(); ++n) {
-    created += sys_.ni(static_cast<NodeId>(n)).counters().measured_created;
-    delivered += sys_.ni(static_cast<NodeId>(n)).counters().measured_delivered;
+    const NetworkInterface& ni = sys_.ni(static_cast<NodeId>(n));
+    created += ni.packetizer().counters().measured_created;
+    delivered += ni.reassembler().counters().measured_delivered;
   }
   return delivered == created;
 }
@@ -195,158 +196,64 @@ RunOutcome Simulation::run() {
 
 namespace {
 
-struct Summary {
-  double mean = 0, p50 = 0, p99 = 0, max = 0;
-};
-
-Summary summarise(std::vector<std::uint32_t> v) {
-  Summary s;
-  if (v.empty()) return s;
-  std::sort(v.begin(), v.end());
-  double sum = 0;
-  for (auto x : v) sum += x;
-  s.mean = sum / static_cast<double>(v.size());
-  // Nearest-rank percentiles.
-  auto rank = [&](double q) {
-    std::size_t i = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size())));
-    return static_cast<double>(v[std::min(v.size() - 1, i > 0 ? i - 1 : 0)]);
-  };
-  s.p50 = rank(0.50);
-  s.p99 = rank(0.99);
-  s.max = v.back();
-  return s;
-}
-
-void put(Report& r, const std::string& prefix, const Summary& s) {
-  r.set(prefix + ".mean", s.mean);
-  r.set(prefix + ".p50", s.p50);
-  r.set(prefix + ".p99", s.p99);
-  r.set(prefix + ".max", s.max);
+// The results document's order (docs/results.md; sweeps' CSV columns follow it): a key's place
+// is its own entry's, else its group's; keys of other groups follow in the order they came.
+const std::vector<std::string>& result_layout() {
+  static const std::vector<std::string> layout{
+      "sim",
+      "packets.created", "packets.injected", "packets.delivered", "packets.in_flight",
+      "packets.queued", "packets.measured", "packets.measured_delivered",
+      "flits.created", "flits.injected", "flits.delivered", "flits.in_flight",
+      "flits.router_traversals", "flits.link_traversals",
+      "messages", "latency_cycles", "network_latency_cycles", "hops", "throughput",
+      "contention_events", "contention_events_links", "contention_events_ejection",
+      "compression", "nc", "ni", "routers"};
+  return layout;
 }
 
 }  // namespace
 
+// The blocks report their own counters (NocSystem::report); the run adds what is its own: the
+// status, the size and speed of the run, what is in the network at its end, and the window.
 void Simulation::gather(RunOutcome& out, double wall_seconds, bool completed) const {
-  Report& r = out.report;
-  const Topology& topo = sys_.topology();
+  Tally t;
+  sys_.report(t);
   const Cycle cycles = sys_.clock().now();
   const double nodes = static_cast<double>(sys_.num_nis());
 
-  NiCounters total;
-  std::vector<std::uint32_t> latency, net_latency;
-  double queue_mean_sum = 0;
-  for (std::size_t n = 0; n < sys_.num_nis(); ++n) {
-    const NetworkInterface& ni = sys_.ni(static_cast<NodeId>(n));
-    const NiCounters& c = ni.counters();
-    total.packets_created += c.packets_created;
-    total.packets_injected += c.packets_injected;
-    total.packets_delivered += c.packets_delivered;
-    total.flits_created += c.flits_created;
-    total.flits_injected += c.flits_injected;
-    total.flits_delivered += c.flits_delivered;
-    total.messages_sent += c.messages_sent;
-    total.messages_delivered += c.messages_delivered;
-    total.window_flits_created += c.window_flits_created;
-    total.window_flits_delivered += c.window_flits_delivered;
-    total.measured_created += c.measured_created;
-    total.measured_delivered += c.measured_delivered;
-    total.measured_hops += c.measured_hops;
-    total.payload_errors += c.payload_errors;
-    total.window_app_flits_delivered += c.window_app_flits_delivered;
-    total.packets_compressed += c.packets_compressed;
-    total.compressed_original_bits += c.compressed_original_bits;
-    total.compressed_wire_bits += c.compressed_wire_bits;
-    total.codec_busy_cycles += c.codec_busy_cycles;
-    total.xor_operations += c.xor_operations;
-    total.xor_busy_cycles += c.xor_busy_cycles;
-    total.max_relative_error = std::max(total.max_relative_error, c.max_relative_error);
-    total.max_source_queue_packets = std::max(total.max_source_queue_packets, c.max_source_queue_packets);
-    total.max_delivery_queue_messages =
-        std::max(total.max_delivery_queue_messages, c.max_delivery_queue_messages);
-    queue_mean_sum += cycles ? static_cast<double>(c.source_queue_packet_cycles) / cycles : 0.0;
-    latency.insert(latency.end(), ni.latency_samples().begin(), ni.latency_samples().end());
-    net_latency.insert(net_latency.end(), ni.network_latency_samples().begin(),
-                       ni.network_latency_samples().end());
-  }
-
   // Conservation: every flit that left an NI was delivered or is still in a buffer or on a link.
   const std::uint64_t present = sys_.flits_in_network();
-  if (out.status == RunStatus::ok && total.flits_injected != total.flits_delivered + present) {
+  const std::uint64_t injected = t.total("flits.injected"), delivered = t.total("flits.delivered");
+  if (out.status == RunStatus::ok && injected != delivered + present) {
     out.status = RunStatus::conservation_error;
-    out.diagnosis = "flit conservation violated: injected " + std::to_string(total.flits_injected) +
-                    " != delivered " + std::to_string(total.flits_delivered) + " + in network " +
+    out.diagnosis = "flit conservation violated: injected " + std::to_string(injected) +
+                    " != delivered " + std::to_string(delivered) + " + in network " +
                     std::to_string(present);
   }
-  if (out.status == RunStatus::ok && total.payload_errors > 0) {
+  const std::uint64_t payload_errors = sys_.payload_errors();
+  if (out.status == RunStatus::ok && payload_errors > 0) {
     out.status = RunStatus::data_error;
-    out.diagnosis = std::to_string(total.payload_errors) + " payload words arrived altered";
+    out.diagnosis = std::to_string(payload_errors) + " payload words arrived altered";
   }
   if (out.status == RunStatus::ok && firmware_ && !firmware_->data_verified()) {
     out.status = RunStatus::data_error;
     out.diagnosis = firmware_->failure();
   }
 
-  std::uint64_t router_flits = 0, link_flits = 0, contention = 0, link_contention = 0;
-  double occupancy_sum = 0;
-  unsigned occupancy_max = 0;
-  for (RouterId id = 0; id < sys_.num_routers(); ++id) {
-    const Router& router = sys_.router(id);
-    occupancy_sum += cycles ? static_cast<double>(router.occupancy_flit_cycles(cycles)) / cycles : 0.0;
-    occupancy_max = std::max(occupancy_max, router.max_buffered_flits());
-    for (unsigned p = 0; p < router.ports(); ++p) {
-      if (!router.output_connected(p)) continue;
-      const OutputCounters& c = router.output_counters(p);
-      router_flits += c.flits;
-      contention += c.contention_events;
-      const bool local = topo.is_local_port(p);
-      if (!local) link_flits += c.flits, link_contention += c.contention_events;
-      Report link;
-      link.set("router", static_cast<std::uint64_t>(id));
-      link.set("port", topo.port_name(p));
-      if (local) link.set("to_node", static_cast<std::uint64_t>(topo.endpoint_at(id, p - topo.network_ports())));
-      else link.set("to_router", static_cast<std::uint64_t>(topo.peer(id, p).router));
-      link.set("flits", c.flits);
-      link.set("utilization", cycles ? static_cast<double>(c.flits) / cycles : 0.0);
-      link.set("busy_cycles", c.busy_cycles);
-      link.set("contention_events", c.contention_events);
-      r.append("links", std::move(link));
-    }
-  }
-
+  Report& r = out.report;
   r.set("sim.status", std::string(to_string(out.status)));
   r.set("sim.completed", completed);
   r.set("sim.cycles", cycles);
   r.set("sim.wall_seconds", wall_seconds);
   r.set("sim.routers", static_cast<std::uint64_t>(sys_.num_routers()));
   r.set("sim.nodes", static_cast<std::uint64_t>(sys_.num_nis()));
-  r.set("sim.topology", topo.describe());
+  r.set("sim.topology", sys_.topology().describe());
   r.set("sim.router_cycles_per_second",
         wall_seconds > 0 ? sys_.num_routers() * static_cast<double>(cycles) / wall_seconds : 0.0);
-  r.set("sim.flit_hops_per_second", wall_seconds > 0 ? router_flits / wall_seconds : 0.0);
-
-  r.set("packets.created", total.packets_created);
-  r.set("packets.injected", total.packets_injected);
-  r.set("packets.delivered", total.packets_delivered);
-  r.set("packets.in_flight", total.packets_injected - total.packets_delivered);
-  r.set("packets.queued", total.packets_created - total.packets_injected);
-  r.set("packets.measured", total.measured_created);
-  r.set("packets.measured_delivered", total.measured_delivered);
-  r.set("flits.created", total.flits_created);
-  r.set("flits.injected", total.flits_injected);
-  r.set("flits.delivered", total.flits_delivered);
+  r.set("sim.flit_hops_per_second",
+        wall_seconds > 0 ? t.total("flits.router_traversals") / wall_seconds : 0.0);
+  r.set("packets.in_flight", t.total("packets.injected") - t.total("packets.delivered"));
   r.set("flits.in_flight", present);
-  r.set("flits.router_traversals", router_flits);
-  r.set("flits.link_traversals", link_flits);
-  if (firmware_) {
-    r.set("messages.sent", total.messages_sent);
-    r.set("messages.delivered", total.messages_delivered);
-  }
-
-  put(r, "latency_cycles", summarise(latency));
-  put(r, "network_latency_cycles", summarise(net_latency));
-  r.set("hops.mean", total.measured_delivered
-                         ? static_cast<double>(total.measured_hops) / total.measured_delivered
-                         : 0.0);
 
   Cycle completion = 0;
   for (const auto& c : sys_.cores()) completion = std::max(completion, c->finish_cycle());
@@ -356,54 +263,26 @@ void Simulation::gather(RunOutcome& out, double wall_seconds, bool completed) co
       std::min(params_.measure_cycles, cycles > params_.warmup_cycles ? cycles - params_.warmup_cycles : 0);
   const double window = firmware_ ? static_cast<double>(completion ? completion : cycles)
                                   : static_cast<double>(window_reached);
-  r.set("throughput.offered_flits_per_node_cycle",
-        window > 0 ? total.window_flits_created / (nodes * window) : 0.0);
-  // Accepted throughput counts packets at the size their cores offered (uncompressed); the
-  // network figure counts the flits that crossed it.
-  r.set("throughput.accepted_flits_per_node_cycle",
-        window > 0 ? total.window_app_flits_delivered / (nodes * window) : 0.0);
-  r.set("throughput.accepted_network_flits_per_node_cycle",
-        window > 0 ? total.window_flits_delivered / (nodes * window) : 0.0);
-  r.set("contention_events", contention);
-  r.set("contention_events_links", link_contention);  // router-to-router links only
-  r.set("contention_events_ejection", contention - link_contention);
+  t.write(r, window > 0 ? nodes * window : 0.0);
+
   if (firmware_) {  // per round of the firmware (MessageLayer::mark_round), rounds with traffic
     const std::vector<RoundTally> rounds = sys_.interfaces().round_totals();
     for (std::size_t i = 0; i < rounds.size(); ++i) {
-      const RoundTally& t = rounds[i];
-      if (t.packets == 0 && t.contention_links == 0 && t.contention_ejection == 0) continue;
+      const RoundTally& c = rounds[i];
+      if (c.packets == 0 && c.contention_links == 0 && c.contention_ejection == 0) continue;
       Report round;
       round.set("round", static_cast<std::uint64_t>(i));
-      round.set("packets", t.packets);
-      round.set("contention_events_links", t.contention_links);
-      round.set("contention_events_ejection", t.contention_ejection);
+      round.set("packets", c.packets);
+      round.set("contention_events_links", c.contention_links);
+      round.set("contention_events_ejection", c.contention_ejection);
       r.append("contention_by_round", std::move(round));
     }
+    firmware_->report(r);
   }
-  r.set("compression.policy", sys_.params().ni.compression.policy);
-  r.set("compression.packets_compressed", total.packets_compressed);
-  r.set("compression.share", total.packets_injected
-                                 ? static_cast<double>(total.packets_compressed) / total.packets_injected
-                                 : 0.0);
-  r.set("compression.ratio", total.compressed_wire_bits
-                                 ? static_cast<double>(total.compressed_original_bits) /
-                                       static_cast<double>(total.compressed_wire_bits)
-                                 : 1.0);
-  r.set("compression.max_relative_error", total.max_relative_error);
-  r.set("compression.codec_busy_cycles", total.codec_busy_cycles);
-  r.set("nc.xor_operations", total.xor_operations);
-  r.set("nc.xor_busy_cycles", total.xor_busy_cycles);
-  r.set("ni.source_queue_max_packets", total.max_source_queue_packets);
-  r.set("ni.source_queue_mean_packets", nodes > 0 ? queue_mean_sum / nodes : 0.0);
-  r.set("ni.delivery_queue_max_messages", total.max_delivery_queue_messages);
-  r.set("routers.buffer_occupancy_mean_flits",
-        sys_.num_routers() ? occupancy_sum / sys_.num_routers() : 0.0);
-  r.set("routers.buffer_occupancy_max_flits", static_cast<std::uint64_t>(occupancy_max));
-  sys_.report(r);
-  if (firmware_) firmware_->report(r);
   if (const Report::Value* v = r.find("collective.execution_cycles"))
     r.set("collective.execution_us", static_cast<double>(std::get<std::uint64_t>(*v)) *
                                          sys_.params().clock_period_ns / 1000.0);
+  r.arrange(result_layout());
 }
 
 }  // namespace collnoc

@@ -50,15 +50,8 @@ void TileProSystem::trace_node(sc_core::sc_trace_file* tf, RouterId r, std::ostr
   gtkw << "@24\n" << base << ".route_input[7:0]\n";
 }
 
-void TileProSystem::report(Report& out) const {
-  std::uint64_t flits = 0, configurations = 0;
-  for (const auto& s : switches_) {
-    configurations += s->configurations();
-    for (unsigned p = 0; p < s->ports(); ++p)
-      if (s->output_connected(p)) flits += s->output_flits(p);
-  }
-  out.set("sn.flits_switched", flits);
-  out.set("sn.configurations", configurations);
+void TileProSystem::report_more(Tally& t) const {
+  for (const auto& s : switches_) s->report(t);
 }
 
 }  // namespace collnoc

@@ -15,7 +15,7 @@ class TileProSystem : public NocSystem {
 
   StaticSwitch& static_switch(RouterId r) { return *switches_[r]; }
   const StaticSwitch& static_switch(RouterId r) const { return *switches_[r]; }
-  void report(Report& out) const override;
+  void report_more(Tally& t) const override;
 
  protected:
   void on_cores_attached() override;

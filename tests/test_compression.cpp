@@ -94,7 +94,7 @@ TEST_CASE("selective compression: long packets always and short ones only under 
   REQUIRE(out.status == RunStatus::ok);
   CHECK(fw.data_verified());
   CHECK(get<std::uint64_t>(out.report, "compression.packets_compressed") == 1);
-  CHECK(sys->ni(0).counters().packets_compressed == 1);
+  CHECK(sys->ni(0).packetizer().counters().packets_compressed == 1);
 }
 
 TEST_CASE("a compressed message's latency is the zero-load latency of its compressed size plus D",
@@ -110,6 +110,6 @@ TEST_CASE("a compressed message's latency is the zero-load latency of its compre
   CHECK(fw.data_verified());
   // created at 10 (send overhead 1), 6 hops, 9 flits, then D = 100
   const Cycle t0 = zero_load_latency({6, 9, 3, 1, 1, 1, Switching::wormhole});
-  REQUIRE(sys->ni(15).latency_samples().size() == 1);
-  CHECK(sys->ni(15).latency_samples()[0] == 1 + t0 + 100);
+  REQUIRE(sys->ni(15).reassembler().latency_samples().size() == 1);
+  CHECK(sys->ni(15).reassembler().latency_samples()[0] == 1 + t0 + 100);
 }

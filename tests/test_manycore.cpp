@@ -276,7 +276,7 @@ TEST_CASE("the one-sided broadcast stages chunks through the scc buffers bit-exa
     INFO("fanout " << c.fp.fanout << ", " << c.fp.message_bytes << " bytes");
     // every core but the root got every chunk of both runs with one get each
     std::uint64_t gets = 0;
-    for (NodeId n = 0; n < c.sys->num_nis(); ++n) gets += c.sys->ni(n).counters().mpb_gets;
+    for (NodeId n = 0; n < c.sys->num_nis(); ++n) gets += c.sys->ni(n).front_end().counters().mpb_gets;
     const unsigned chunks = c.fp.message_bytes == 128 ? 1 : 5;  // 4000-4080 bytes a chunk
     CHECK(gets == 47 * 2 * chunks);
   }
@@ -373,8 +373,8 @@ TEST_CASE("scc puts and gets move data one-sided between message-passing buffers
   CHECK(fw.data_verified());
   std::uint64_t puts = 0, gets = 0;
   for (NodeId n = 0; n < 48; ++n) {
-    puts += sys->ni(n).counters().mpb_puts;
-    gets += sys->ni(n).counters().mpb_gets;
+    puts += sys->ni(n).front_end().counters().mpb_puts;
+    gets += sys->ni(n).front_end().counters().mpb_gets;
   }
   CHECK(puts == 2);
   CHECK(gets == 1);

@@ -19,16 +19,18 @@ std::uint64_t require_same_results(const NocSystem& a, const NocSystem& b, Cycle
   const NodeId nodes = static_cast<NodeId>(a.num_nis());
   std::uint64_t delivered = 0;
   for (NodeId n = 0; n < nodes; ++n) {
-    const NiCounters& ca = a.ni(n).counters();
-    const NiCounters& cb = b.ni(n).counters();
+    const PacketizerCounters& ta = a.ni(n).packetizer().counters();
+    const PacketizerCounters& tb = b.ni(n).packetizer().counters();
+    const ReassemblerCounters& ra = a.ni(n).reassembler().counters();
+    const ReassemblerCounters& rb = b.ni(n).reassembler().counters();
     INFO("node " << n);
-    REQUIRE(ca.flits_injected == cb.flits_injected);
-    REQUIRE(ca.flits_delivered == cb.flits_delivered);
-    REQUIRE(ca.packets_created == cb.packets_created);
-    REQUIRE(ca.measured_hops == cb.measured_hops);
-    REQUIRE(a.ni(n).latency_samples() == b.ni(n).latency_samples());
-    REQUIRE(ca.source_queue_packet_cycles == cb.source_queue_packet_cycles);
-    delivered += ca.flits_delivered;
+    REQUIRE(ta.flits_injected == tb.flits_injected);
+    REQUIRE(ra.flits_delivered == rb.flits_delivered);
+    REQUIRE(ta.packets_created == tb.packets_created);
+    REQUIRE(ra.measured_hops == rb.measured_hops);
+    REQUIRE(a.ni(n).reassembler().latency_samples() == b.ni(n).reassembler().latency_samples());
+    REQUIRE(ta.source_queue_packet_cycles == tb.source_queue_packet_cycles);
+    delivered += ra.flits_delivered;
   }
   for (RouterId r = 0; r < a.num_routers(); ++r) {
     INFO("router " << r);

@@ -52,7 +52,7 @@ void check_zero_load(const std::string& kind, Switching sw, unsigned hop, unsign
   REQUIRE(fw.data_verified());
   for (const auto& [dst, want] : expected) {
     INFO("destination " << dst);
-    CHECK(system->ni(dst).latency_samples() == want);
+    CHECK(system->ni(dst).reassembler().latency_samples() == want);
   }
   // Nothing else was in the network, so nothing contended.
   CHECK(std::get<std::uint64_t>(*out.report.find("contention_events")) == 0);

@@ -447,6 +447,37 @@ Cycle Router::next_work_cycle(Cycle now) const {
   return next;
 }
 
+void Router::report(Tally& t, const Topology& topo) const {
+  const Cycle cycles = clock().now();
+  std::uint64_t flits = 0, link_flits = 0, contention = 0, link_contention = 0;
+  for (unsigned p = 0; p < ports_; ++p) {
+    if (!output_connected(p)) continue;
+    const OutputCounters c = output_counters(p);
+    flits += c.flits;
+    contention += c.contention_events;
+    const bool local = topo.is_local_port(p);
+    if (!local) link_flits += c.flits, link_contention += c.contention_events;
+    Report link;
+    link.set("router", static_cast<std::uint64_t>(id_));
+    link.set("port", topo.port_name(p));
+    if (local) link.set("to_node", static_cast<std::uint64_t>(topo.endpoint_at(id_, p - topo.network_ports())));
+    else link.set("to_router", static_cast<std::uint64_t>(topo.peer(id_, p).router));
+    link.set("flits", c.flits);
+    link.set("utilization", cycles ? static_cast<double>(c.flits) / cycles : 0.0);
+    link.set("busy_cycles", c.busy_cycles);
+    link.set("contention_events", c.contention_events);
+    t.row("links", std::move(link));
+  }
+  t.count("flits.router_traversals", flits);  // flit-hops, ejection included
+  t.count("flits.link_traversals", link_flits);
+  t.count("contention_events", contention);
+  t.count("contention_events_links", link_contention);
+  t.count("contention_events_ejection", contention - link_contention);
+  t.average("routers.buffer_occupancy_mean_flits",
+            cycles ? static_cast<double>(occupancy_flit_cycles(cycles)) / cycles : 0.0);
+  t.maximum("routers.buffer_occupancy_max_flits", std::uint64_t{max_buffered_});
+}
+
 void Router::describe_blocked(std::ostream& os, const Topology& topo) const {
   for (unsigned i = 0; i < ports_ * vcs_; ++i) {
     const InputVc& ivc = in_vcs_[i];

@@ -23,6 +23,7 @@
 #include "noc/sim/clocked_block.hpp"
 #include "noc/link.hpp"
 #include "noc/network_context.hpp"
+#include "noc/report.hpp"
 #include "noc/routing/routing.hpp"
 
 namespace collnoc {
@@ -97,6 +98,8 @@ class Router : public Clocked<Router> {
   }
   // Closes the busy-cycle intervals still open at the end of a run.
   void finish(Cycle now);
+  // Its counters into the results (up to the current cycle), and a row per output link.
+  void report(Tally& t, const Topology& topo) const;
   // Appends one line per non-empty input VC: what its front flit waits for.
   void describe_blocked(std::ostream& os, const Topology& topo) const;
   // Visits every flit held in the input buffers (conservation check).

@@ -1,0 +1,32 @@
+// The network interface's parameters (ni.* keys), shared by its blocks.
+#pragma once
+#include "ni/compression.hpp"
+#include "ni/xor_engine.hpp"
+#include "noc/router/router.hpp"
+
+namespace collnoc {
+
+struct NetworkInterfaceParams {
+  unsigned flit_width_bits = 128;      // payload bits per flit (multiple of 32, <= 256)
+  unsigned max_packet_flits = 16;      // the packetizer's longest packet
+  unsigned ejection_buffer_flits = 0;  // per VC at the ejection port; 0 = router.buffer_flits
+  unsigned send_overhead_cycles = 1;   // core hands a message to the NI
+  unsigned recv_overhead_cycles = 1;   // NI hands a message to the core
+  CompressionParams compression;       // policy never: no codec on the path
+  XorEngineParams xor_engine;          // network coding (nc.xor_latency_cycles)
+  unsigned mpb_bytes = 0;              // message-passing buffer beside the NI (SCC); 0 = none
+
+  static constexpr UintRange flit_width_bits_range{32, 32 * kMaxFlitWords};  // multiples of 32
+  static constexpr UintRange max_packet_flits_range{1, 65535};
+  static constexpr UintRange ejection_buffer_flits_range{0, 65535};
+  static constexpr UintRange overhead_cycles_range{1, kU32Max};  // send and receive
+
+  unsigned words_per_flit() const { return flit_width_bits / 32; }
+  unsigned ejection_buffer(const RouterParams& router) const {
+    return ejection_buffer_flits ? ejection_buffer_flits : router.buffer_flits;
+  }
+};
+
+void validate(const NetworkInterfaceParams& p);
+
+}  // namespace collnoc

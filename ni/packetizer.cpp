@@ -1,0 +1,194 @@
+#include "ni/packetizer.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "ni/lsb_cut_codec.hpp"
+
+namespace collnoc {
+
+Packetizer::Packetizer(NodeId id, const NetworkInterfaceParams& params, const RouterParams& router,
+                       NetworkContext& net, InterfaceContext& interfaces)
+    : words_per_flit_(static_cast<std::uint8_t>(params.words_per_flit())), net_(net),
+      interfaces_(interfaces), id_(id), params_(params), router_(router) {
+  validate(params_);
+  inj_vcs_.assign(router.vcs, InjectionVc{router.buffer_flits, 0});
+  policy_ = make_compression_policy(params_.compression.policy);
+  encoders_ = CodecSet(params_.compression.codec);
+  if (policy_->needs_window()) arrivals_.reset(params_.compression.congestion_window_cycles);
+}
+
+void Packetizer::connect(ClockedModule* ni, Link& injection) {
+  inj_ = &injection;
+  injection.attach_sender(ni, 0, router_.vcs, router_.buffer_flits);
+}
+
+void Packetizer::set_source(std::unique_ptr<SyntheticSource> source,
+                            const PayloadGenerator& payload) {
+  source_ = std::move(source);
+  payload_ = &payload;
+}
+
+// (In 64 bits: a message's words come close to 2^32 at the largest flits and packets.)
+unsigned Packetizer::packets_for(std::uint32_t words) const {
+  const std::uint64_t per_packet = std::uint64_t{params_.words_per_flit()} * params_.max_packet_flits;
+  return words == 0 ? 1 : static_cast<unsigned>((words + per_packet - 1) / per_packet);
+}
+
+unsigned Packetizer::flits_for(std::uint32_t words) const {
+  const std::uint64_t wpf = params_.words_per_flit();
+  const std::uint64_t per_packet = wpf * params_.max_packet_flits;
+  if (words == 0) return 1;
+  return static_cast<unsigned>((words / per_packet) * params_.max_packet_flits +
+                               (words % per_packet + wpf - 1) / wpf);
+}
+
+void Packetizer::enqueue(Message&& m) {
+  queued_packets_ += m.packets_left;
+  // In order of readiness: a coded packet leaves the XOR engine after messages the core handed
+  // over later may be ready. The head is never passed once it is being sent.
+  auto pos = source_queue_.end();
+  const auto first = source_queue_.begin() + ((cut_ || sending_) && !source_queue_.empty());
+  while (pos != first && std::prev(pos)->ready > m.ready) --pos;
+  source_queue_.insert(pos, std::move(m));
+  counters_.max_source_queue_packets =
+      std::max<std::uint64_t>(counters_.max_source_queue_packets, queued_packets_);
+}
+
+void Packetizer::queue_message(NodeId dst, std::vector<std::uint32_t>&& words,
+                               const NiCommand& cmd, Cycle issue, Cycle ready) {
+  Message m;
+  m.words = std::move(words);
+  if (dst >= next_seq_out_.size()) next_seq_out_.resize(dst + 1, 0);
+  m.hdr.src = id_;
+  m.hdr.dst = dst;
+  m.hdr.created_cycle = issue;
+  m.hdr.message_seq = next_seq_out_[dst]++;
+  m.hdr.message_words = static_cast<std::uint32_t>(m.words.size());
+  m.hdr.vc_class = cmd.vc_class;
+  m.hdr.kind = cmd.kind;
+  m.hdr.tag = cmd.tag;
+  m.hdr.round = static_cast<std::uint16_t>(std::min<std::uint32_t>(cmd.round, 0xffff));
+  m.hdr.element_type = cmd.element_type;
+  m.hdr.measured = in_window(issue);
+  m.ready = ready;
+  m.packets_left = packets_for(m.hdr.message_words);
+  counters_.packets_created += m.packets_left;
+  interfaces_.count_packets(m.hdr.round, m.packets_left);
+  counters_.flits_created += flits_for(m.hdr.message_words);
+  if (m.hdr.measured) {
+    counters_.measured_created += m.packets_left;
+    lane().measured_outstanding += m.packets_left;
+    counters_.window_flits_created += flits_for(m.hdr.message_words);
+  }
+  enqueue(std::move(m));
+}
+
+// Cuts the next packet of the head message and, if the policy says so, compresses it.
+void Packetizer::cut_packet(Cycle now) {
+  Message& m = source_queue_.front();
+  const std::uint32_t wpf = params_.words_per_flit();
+  PacketInfo& h = tx_hdr_;
+  h = m.hdr;
+  h.packet_id = (static_cast<PacketId>(id_) << 40) | next_packet_++;
+  h.word_offset = m.next_word;
+  if (m.synthetic_flits) {
+    h.packet_words = static_cast<std::uint16_t>(m.synthetic_flits * wpf);
+  } else {
+    const std::uint32_t left = m.hdr.message_words - m.next_word;
+    const std::uint32_t words = std::min<std::uint32_t>(left, wpf * params_.max_packet_flits);
+    h.packet_words = static_cast<std::uint16_t>(words);
+  }
+  h.length_flits = plain_flits(h.packet_words);
+  h.last_of_message = m.packets_left == 1;
+  h.hops = 0;
+  h.compressed = false;
+  tx_plain_.resize(h.packet_words);
+  if (m.synthetic_flits) payload_->fill(h.packet_id, 0, h.packet_words, tx_plain_.data());
+  else std::copy_n(m.words.begin() + h.word_offset, h.packet_words, tx_plain_.begin());
+  compress(h, now);
+  if (!h.compressed) tx_wire_.swap(tx_plain_);  // the words go as they are
+  cut_ = true;
+}
+
+void Packetizer::compress(PacketInfo& h, Cycle now) {
+  const std::uint16_t original_flits = plain_flits(h.packet_words);
+  const Codec* codec = encoders_.codec_for(static_cast<ElementType>(h.element_type));
+  if (!codec || h.packet_words == 0 || h.packet_words % codec->words_per_unit() != 0) return;
+  const std::uint64_t recent = policy_->needs_window() ? arrivals_.flits(now) : 0;
+  const CompressionContext context{original_flits, recent, queued_packets_ - 1,
+                                   params_.compression.threshold()};
+  if (!policy_->compress(context)) return;
+
+  writer_.clear();
+  codec->encode(tx_plain_.data(), tx_plain_.size(), writer_);
+  const std::uint64_t bits = writer_.bit_count();
+  const bool modelled = params_.compression.size_mode == CompressedSize::fixed_ratio;
+  const unsigned wire_flits =
+      modelled ? static_cast<unsigned>(std::ceil(original_flits / params_.compression.fixed_ratio))
+               : static_cast<unsigned>((bits + params_.flit_width_bits - 1) / params_.flit_width_bits);
+  // A packet the codec does not shorten goes as it is (the encoder knows the size as it encodes).
+  if (std::max(1u, wire_flits) >= original_flits) return;
+  h.compressed = true;
+  h.length_flits = static_cast<std::uint16_t>(std::max(1u, wire_flits));
+  ++counters_.packets_compressed;
+  counters_.compressed_original_bits += 32ull * h.packet_words;
+  counters_.compressed_wire_bits += modelled ? 32ull * h.packet_words / params_.compression.fixed_ratio : bits;
+  counters_.codec_busy_cycles += params_.compression.codec_latency_cycles;
+  if (!codec->lossless()) {
+    scratch_.resize(tx_plain_.size());
+    BitReader reader(writer_.words(), bits);
+    codec->decode(reader, scratch_.size(), scratch_.data());
+    counters_.max_relative_error = std::max(
+        counters_.max_relative_error,
+        double_error_stats(tx_plain_.data(), scratch_.data(), scratch_.size()).max_relative_error);
+  }
+  if (modelled) {
+    // The size is the model's; the words (as the codec would deliver them) travel beside.
+    if (!codec->lossless()) tx_plain_ = scratch_;
+    tx_wire_.clear();
+  } else {
+    tx_wire_ = writer_.words();
+  }
+}
+
+// The link's credit line, and the VCs' credits (a flit to send waits for them).
+void Packetizer::prefetch() const {
+  inj_->prefetch_credits();
+  if (sending_) inj_->prefetch_sending();
+  __builtin_prefetch(inj_vcs_.data());
+}
+
+void Packetizer::finish(Cycle now) {
+  counters_.source_queue_packet_cycles += queued_packets_ * (now - queue_since_);
+  queue_since_ = now;
+}
+
+void Packetizer::report(Tally& t, Cycle now) const {
+  const PacketizerCounters& c = counters_;
+  t.count("packets.created", c.packets_created);
+  t.count("packets.injected", c.packets_injected);
+  t.count("packets.queued", c.packets_created - c.packets_injected);  // still in the queue
+  t.count("packets.measured", c.measured_created);
+  t.count("flits.created", c.flits_created);
+  t.count("flits.injected", c.flits_injected);
+  t.per_node_cycle("throughput.offered_flits_per_node_cycle", c.window_flits_created);
+  t.label("compression.policy", params_.compression.policy);
+  t.count("compression.packets_compressed", c.packets_compressed);
+  t.ratio("compression.share", c.packets_compressed, c.packets_injected, 0.0);
+  t.ratio("compression.ratio", c.compressed_original_bits, c.compressed_wire_bits, 1.0);
+  t.maximum("compression.max_relative_error", c.max_relative_error);
+  t.count("compression.codec_busy_cycles", c.codec_busy_cycles);
+  t.maximum("ni.source_queue_max_packets", c.max_source_queue_packets);
+  t.average("ni.source_queue_mean_packets",
+            now ? static_cast<double>(c.source_queue_packet_cycles) / now : 0.0);
+}
+
+void Packetizer::trace(sc_core::sc_trace_file* tf, const std::string& base) {
+  traced_ = true;
+  sc_trace(tf, tr_valid_, base + "inject_valid");
+  sc_trace(tf, tr_packet_, base + "inject_packet", 32);
+  sc_trace(tf, tr_queue_, base + "source_queue", 16);
+}
+
+}  // namespace collnoc

@@ -1,0 +1,276 @@
+// Packetizer: the NI's injection side. Messages (from the core through the front end, or from a
+// synthetic source) wait in the source queue in order of readiness; the head message is cut
+// into packets of at most max_packet_flits flits, each compressed if the policy says so (the
+// encoder half of the codec), and injected one flit per cycle onto the router's local input
+// with credit flow control under the router's switching rule.
+#pragma once
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "ni/compression.hpp"
+#include "ni/interface_context.hpp"
+#include "ni/ni_params.hpp"
+#include "ni/ni_protocol.hpp"
+#include "ni/payload.hpp"
+#include "ni/traffic.hpp"
+#include "noc/link.hpp"
+#include "noc/report.hpp"
+#include "noc/router/router.hpp"
+
+namespace collnoc {
+
+struct PacketizerCounters {
+  // (what a synthetic source's cycle updates first, together)
+  std::uint64_t packets_created = 0, packets_injected = 0;
+  std::uint64_t flits_created = 0, flits_injected = 0;
+  std::uint64_t source_queue_packet_cycles = 0;  // integral of queued packets, for the average
+  // measurement window
+  std::uint64_t window_flits_created = 0, measured_created = 0;
+  // compression
+  std::uint64_t packets_compressed = 0;
+  std::uint64_t compressed_original_bits = 0, compressed_wire_bits = 0;
+  std::uint64_t codec_busy_cycles = 0;
+  double max_relative_error = 0;  // LSB-cut, over finite non-zero values
+  std::uint64_t max_source_queue_packets = 0;
+};
+
+class Packetizer {
+ public:
+  // Kind of the packets a synthetic source makes (their payload is checked, not delivered).
+  static constexpr std::uint8_t kSyntheticKind = 0xff;
+
+  Packetizer(NodeId id, const NetworkInterfaceParams& params, const RouterParams& router,
+             NetworkContext& net, InterfaceContext& interfaces);
+
+  // The injection link (NI -> router local input) of the NI `ni`.
+  void connect(ClockedModule* ni, Link& injection);
+  void set_source(std::unique_ptr<SyntheticSource> source, const PayloadGenerator& payload);
+  void set_measurement_window(Cycle begin, Cycle end) { window_ = {begin, end}; }
+
+  // Queues a message for `dst` with the command's header fields; it may be injected from
+  // `ready` (the NI must be awake then).
+  void queue_message(NodeId dst, std::vector<std::uint32_t>&& words, const NiCommand& cmd,
+                     Cycle issue, Cycle ready);
+
+  // One cycle, in the NI's order: start (credits back from the router), then, after the
+  // ejection side, generate (the synthetic source), inject, and end (the waves' queue length).
+  template <class At>
+  void start_cycle(At at);
+  template <class At>
+  void generate(At at);
+  template <class At>
+  void inject(At at);
+  void end_cycle() {
+    if (traced_) tr_queue_ = static_cast<unsigned>(queued_packets_);
+  }
+  bool sending() const { return sending_; }
+
+  Cycle next_work_cycle(Cycle now) const;
+  void prefetch() const;
+  void finish(Cycle now);  // closes the source queue's time integral
+  bool idle() const { return queued_packets_ == 0 && !cut_; }
+  bool synthetic() const { return source_ != nullptr; }
+  Link* injection_link() const { return inj_; }
+  const NetworkInterfaceParams& params() const { return params_; }
+  // The flits received in the latest window (the selective policy's N): the ejection side
+  // records them.
+  ArrivalWindow& arrivals() { return arrivals_; }
+
+  const PacketizerCounters& counters() const { return counters_; }
+  // Its counters into the results, the queue's time average up to `now`.
+  void report(Tally& t, Cycle now) const;
+  void trace(sc_core::sc_trace_file* tf, const std::string& base);
+
+ private:
+  struct Message {
+    PacketInfo hdr;  // message-wide fields; packet fields filled per packet
+    std::vector<std::uint32_t> words;
+    unsigned synthetic_flits = 0;  // > 0: one synthetic packet, payload from the generator
+    Cycle ready = 0;
+    std::uint32_t next_word = 0;
+    unsigned packets_left = 0;
+  };
+  struct MeasurementWindow {
+    Cycle begin = 0, end = kNever;
+  };
+  struct InjectionVc {  // the router's local input VC
+    unsigned credits = 0;
+    std::uint16_t next_slot = 0;  // where the next flit lands (Link::send)
+  };
+
+  void enqueue(Message&& m);
+  void cut_packet(Cycle now);
+  void compress(PacketInfo& h, Cycle now);
+  unsigned packets_for(std::uint32_t words) const;
+  unsigned flits_for(std::uint32_t words) const;
+  bool in_window(Cycle c) const { return c >= window_.begin && c < window_.end; }
+  // The network's per-thread state outside an evaluation (a core's command): the clock's.
+  NetworkLane& lane() { return net_.lanes[0]; }
+  // Flits a packet of `words` payload words takes uncompressed (at least one).
+  std::uint16_t plain_flits(std::uint32_t words) const {
+    return static_cast<std::uint16_t>(words == 0 ? 1 : (words + words_per_flit_ - 1) / words_per_flit_);
+  }
+
+  // What a cycle reads and writes comes first, together: it follows the NI's block flags on
+  // their cache line, and the clock prefetches it (NetworkInterface::set_traffic).
+  unsigned tx_vc_ = 0;
+  unsigned vc_ptr_ = 0;
+  bool cut_ = false;      // the head packet is cut and compressed, waiting for a VC
+  bool sending_ = false;  // ... and its flits are being injected
+  bool traced_ = false;
+  std::uint8_t words_per_flit_;
+  NetworkContext& net_;
+  Link* inj_ = nullptr;
+  std::unique_ptr<SyntheticSource> source_;
+  const PayloadGenerator* payload_ = nullptr;
+  MeasurementWindow window_;
+  std::size_t queued_packets_ = 0;
+  Cycle queue_since_ = 0;
+  std::uint64_t next_packet_ = 1;  // per-source packet number (0: no packet, in waves)
+  std::pmr::vector<InjectionVc> inj_vcs_{net_.state.resource()};
+  PacketizerCounters counters_;
+
+ public:
+  // (The end of the hot part: NetworkInterface prefetches up to here.)
+  const void* hot_end() const { return &counters_ + 1; }
+
+ private:
+  std::deque<Message> source_queue_;
+  Flit tx_flit_;
+  PacketInfo tx_hdr_;                    // the packet being sent
+  std::vector<std::uint32_t> tx_plain_;  // its words, uncompressed
+  std::vector<std::uint32_t> tx_wire_;   // what its flits carry (the codec's stream if compressed)
+  InterfaceContext& interfaces_;
+  ArrivalWindow arrivals_;
+  NodeId id_;
+  NetworkInterfaceParams params_;
+  RouterParams router_;
+  std::vector<std::uint32_t> next_seq_out_;  // per destination
+  std::unique_ptr<CompressionPolicy> policy_;
+  CodecSet encoders_;
+  BitWriter writer_;
+  std::vector<std::uint32_t> scratch_;
+  // trace
+  bool tr_valid_ = false;
+  unsigned tr_packet_ = 0, tr_queue_ = 0;
+};
+
+// The cycle's steps are defined here, in the header, so that they inline into the NI's
+// evaluation (the hot path of every run).
+
+template <class At>
+void Packetizer::start_cycle(At at) {
+  const Cycle now = at.now;
+  counters_.source_queue_packet_cycles += queued_packets_ * (now - queue_since_);
+  queue_since_ = now;
+  if (traced_) tr_valid_ = false;
+  while (inj_->credit_ready(at)) ++inj_vcs_[inj_->take_credit()].credits;
+}
+
+template <class At>
+void Packetizer::generate(At at) {
+  const Cycle now = at.now;
+  while (source_ && source_->next_cycle() <= now) {
+    const Cycle created = source_->next_cycle();
+    const SyntheticSource::Packet p = source_->take();
+    Message m;
+    m.hdr.src = id_;
+    m.hdr.dst = p.dst;
+    m.hdr.created_cycle = created;
+    m.hdr.kind = kSyntheticKind;
+    m.hdr.element_type = static_cast<std::uint8_t>(payload_->element_type());
+    m.hdr.vc_class = 0;
+    m.hdr.measured = in_window(created);
+    m.synthetic_flits = p.flits;
+    m.hdr.message_words = p.flits * words_per_flit_;
+    m.ready = created;
+    m.packets_left = 1;
+    counters_.packets_created++;
+    counters_.flits_created += p.flits;
+    if (m.hdr.measured) {
+      counters_.measured_created++;
+      counters_.window_flits_created += p.flits;
+      ++net_.lane(at).measured_outstanding;
+    }
+    enqueue(std::move(m));
+  }
+}
+
+template <class At>
+void Packetizer::inject(At at) {
+  const Cycle now = at.now;
+  if (!cut_) {
+    if (source_queue_.empty() || source_queue_.front().ready > now) return;
+    cut_packet(now);
+  }
+  if (!sending_) {
+    // A VC of the packet's class at the router's local input (round-robin) with room for what
+    // the switching rule asks: a flit (wormhole) or the whole packet.
+    const unsigned per_class = router_.vcs_per_class();
+    const unsigned base = tx_hdr_.vc_class * per_class;
+    const unsigned need =
+        router_.switching == Switching::wormhole ? 1u : static_cast<unsigned>(tx_hdr_.length_flits);
+    bool found = false;
+    for (unsigned i = 0; i < per_class && !found; ++i) {
+      const unsigned vc = base + (vc_ptr_ + i) % per_class;
+      if (inj_vcs_[vc].credits >= need) {
+        tx_vc_ = vc;
+        vc_ptr_ = (vc_ptr_ + i + 1) % per_class;
+        found = true;
+      }
+    }
+    if (!found) return;
+    tx_hdr_.injected_cycle = now;
+    tx_flit_.packet = net_.packets.allocate(at.thread());
+    net_.packets[tx_flit_.packet] = tx_hdr_;
+    net_.packets.emplace_owned<MessageFields>(tx_flit_.packet, tx_hdr_);
+    if (tx_hdr_.compressed && tx_wire_.empty())
+      interfaces_.modelled_payloads[tx_flit_.packet] = tx_plain_;
+    tx_flit_.length = tx_hdr_.length_flits;
+    tx_flit_.dst = tx_hdr_.dst;
+    tx_flit_.vc_class = tx_hdr_.vc_class;
+    tx_flit_.seq = 0;
+    tx_flit_.hops = 0;
+    tx_flit_.vc = static_cast<std::uint8_t>(tx_vc_);
+    sending_ = true;
+    ++counters_.packets_injected;
+  }
+  InjectionVc& vc = inj_vcs_[tx_vc_];
+  if (vc.credits == 0) return;
+  // Send one flit: its slice of the wire words.
+  const std::uint32_t wpf = words_per_flit_;
+  const std::uint32_t first = tx_flit_.seq * wpf;
+  const std::uint32_t total = static_cast<std::uint32_t>(tx_wire_.size());
+  const std::uint32_t words = first >= total ? 0 : std::min(wpf, total - first);
+  tx_flit_.words = static_cast<std::uint8_t>(words);
+  for (std::uint32_t w = 0; w < words; ++w) tx_flit_.payload[w] = tx_wire_[first + w];
+  inj_->send(at, tx_flit_, vc.next_slot);
+  --vc.credits;
+  ++counters_.flits_injected;
+  ++net_.lane(at).flit_moves;
+  if (traced_) {
+    tr_valid_ = true;
+    tr_packet_ = packet_tag(tx_hdr_.packet_id);
+  }
+  if (!tx_flit_.is_tail()) {
+    ++tx_flit_.seq;
+    return;
+  }
+  sending_ = cut_ = false;
+  Message& m = source_queue_.front();
+  m.next_word += tx_hdr_.packet_words;
+  --m.packets_left;
+  --queued_packets_;
+  if (m.packets_left == 0) source_queue_.pop_front();
+}
+
+inline Cycle Packetizer::next_work_cycle(Cycle now) const {
+  if (sending_) return now + 1;
+  Cycle next = kNever;
+  if (!source_queue_.empty()) next = std::max(now + 1, source_queue_.front().ready);
+  if (source_) next = std::min(next, std::max(now + 1, source_->next_cycle()));
+  return next;
+}
+
+}  // namespace collnoc

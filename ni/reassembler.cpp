@@ -1,0 +1,137 @@
+#include "ni/reassembler.hpp"
+
+#include <algorithm>
+
+#include "ni/tlm_front_end.hpp"
+
+namespace collnoc {
+
+Reassembler::Reassembler(const NetworkInterfaceParams& params, const RouterParams& router,
+                         NetworkContext& net, InterfaceContext& interfaces,
+                         ArrivalWindow& arrivals, TlmFrontEnd& front_end)
+    : count_arrivals_(arrivals.on()),
+      words_per_flit_(static_cast<std::uint8_t>(params.words_per_flit())),
+      codec_latency_cycles_(params.compression.codec_latency_cycles), net_(net),
+      arrivals_(arrivals), interfaces_(interfaces), front_end_(front_end),
+      decoders_(params.compression.codec), vcs_(router.vcs),
+      buffer_flits_(params.ejection_buffer(router)) {
+  rx_wire_.resize(vcs_);
+}
+
+void Reassembler::connect(ClockedModule* ni, Link& ejection) {
+  ej_ = &ejection;
+  ej_buffer_.attach(ejection, ni, 0, vcs_, buffer_flits_, words_per_flit_);
+}
+
+// The codec's stream is gathered and decoded when the tail is in; the decompressor delivers
+// the packet codec_latency_cycles later (the whole D is charged here, once).
+void Reassembler::receive_compressed(const Flit& f, const PacketHeader& h, const MessageFields& m,
+                                     Cycle now) {
+  std::vector<std::uint32_t>& wire = rx_wire_[f.vc];
+  if (f.is_head()) wire.clear();
+  wire.insert(wire.end(), f.payload.begin(), f.payload.begin() + f.words);
+  if (!f.is_tail()) return;
+  scratch_.resize(m.packet_words);
+  auto modelled = interfaces_.modelled_payloads.find(f.packet);
+  if (modelled != interfaces_.modelled_payloads.end()) {
+    scratch_ = std::move(modelled->second);
+    interfaces_.modelled_payloads.erase(modelled);
+  } else {
+    const Codec* codec = decoders_.codec_for(static_cast<ElementType>(m.element_type));
+    BitReader reader(wire, 32ull * wire.size());
+    codec->decode(reader, scratch_.size(), scratch_.data());
+  }
+  receive_payload(h, m, scratch_.data(), 0, m.packet_words, now + codec_latency_cycles_);
+}
+
+void Reassembler::receive_payload(const PacketHeader& h, const MessageFields& m,
+                                  const std::uint32_t* words, std::uint32_t first,
+                                  std::uint32_t count, Cycle ready) {
+  if (m.kind == Packetizer::kSyntheticKind) {
+    check_synthetic(h, m, words, first, count);
+    return;
+  }
+  const std::uint64_t key = (static_cast<std::uint64_t>(h.src) << 32) | m.message_seq;
+  ReceivedMessage& rx = reassembly_[key];
+  if (rx.words.size() != m.message_words) rx.words.resize(m.message_words);
+  rx.kind = m.kind;
+  rx.tag = m.tag;
+  rx.sent = m.created_cycle;
+  rx.hops = std::max<unsigned>(rx.hops, h.hops);
+  rx.ready = std::max(rx.ready, ready);
+  std::copy(words, words + count, rx.words.begin() + m.word_offset + first);
+  rx.words_received += count;
+  // Packets of a message may arrive in any order (adaptive routing): it is complete when the
+  // last missing word is in. (A message of no words is one packet: complete at once.)
+  if (first + count == m.packet_words && rx.words_received == m.message_words) {
+    ReceivedMessage done = std::move(rx);
+    reassembly_.erase(key);
+    complete_message(h.src, m.message_seq, std::move(done));
+  }
+}
+
+// Synthetic payloads are regenerated here and compared: exactly, or as the codec must have
+// delivered them for a lossy one.
+void Reassembler::check_synthetic(const PacketHeader& h, const MessageFields& m,
+                                  const std::uint32_t* words, std::uint32_t first,
+                                  std::uint32_t count) {
+  const Codec* codec =
+      m.compressed ? decoders_.codec_for(static_cast<ElementType>(m.element_type)) : nullptr;
+  if (!codec || codec->lossless()) {
+    check_.resize(count);
+    payload_->fill(h.packet_id, first, count, check_.data());
+    for (std::uint32_t w = 0; w < count; ++w)
+      if (words[w] != check_[w]) ++counters_.payload_errors;
+    return;
+  }
+  std::vector<std::uint32_t> expected(m.packet_words);
+  for (std::uint32_t w = 0; w < m.packet_words; ++w) expected[w] = payload_->word(h.packet_id, w);
+  writer_.clear();
+  codec->encode(expected.data(), expected.size(), writer_);
+  BitReader reader(writer_);
+  codec->decode(reader, expected.size(), expected.data());
+  for (std::uint32_t w = 0; w < count; ++w)
+    if (words[w] != expected[first + w]) ++counters_.payload_errors;
+}
+
+// A message is complete; hand it, and any later messages of its source that were waiting for
+// it, to the front end: each from the cycle after it was ready, and never before the source's
+// previous message (messages of a source reach the core in send order).
+void Reassembler::complete_message(NodeId src, std::uint32_t seq, ReceivedMessage&& m) {
+  if (src >= next_seq_in_.size()) {
+    next_seq_in_.resize(src + 1, 0);
+    last_delivery_.resize(src + 1, 0);
+  }
+  const std::uint64_t base = static_cast<std::uint64_t>(src) << 32;
+  out_of_order_.emplace(base | seq, std::move(m));
+  for (auto it = out_of_order_.find(base | next_seq_in_[src]); it != out_of_order_.end();
+       it = out_of_order_.find(base | next_seq_in_[src])) {
+    const Cycle available = std::max(it->second.ready + 1, last_delivery_[src]);
+    last_delivery_[src] = available;
+    front_end_.deliver(src, available, std::move(it->second));
+    out_of_order_.erase(it);
+    ++next_seq_in_[src];
+  }
+  front_end_.sample_delivery_queue();
+}
+
+void Reassembler::report(Tally& t) const {
+  const ReassemblerCounters& c = counters_;
+  t.count("packets.delivered", c.packets_delivered);
+  t.count("packets.measured_delivered", c.measured_delivered);
+  t.count("flits.delivered", c.flits_delivered);
+  t.distribution("latency_cycles", latency_);
+  t.distribution("network_latency_cycles", network_latency_);
+  t.ratio("hops.mean", c.measured_hops, c.measured_delivered, 0.0);
+  t.per_node_cycle("throughput.accepted_flits_per_node_cycle", c.window_app_flits_delivered);
+  // (the network's figure: the flits that crossed it, compressed size)
+  t.per_node_cycle("throughput.accepted_network_flits_per_node_cycle", c.window_flits_delivered);
+}
+
+void Reassembler::trace(sc_core::sc_trace_file* tf, const std::string& base) {
+  traced_ = true;
+  sc_trace(tf, tr_valid_, base + "eject_valid");
+  sc_trace(tf, tr_packet_, base + "eject_packet", 32);
+}
+
+}  // namespace collnoc

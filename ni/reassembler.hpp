@@ -1,0 +1,161 @@
+// Reassembler: the NI's ejection side. Flits are taken from the router's ejection port one per
+// cycle (credits return at once); a compressed packet's stream is gathered and decoded when its
+// tail is in (the decoder half of the codec, ni.codec_latency_cycles later); packets are
+// reassembled into messages, in any order of arrival, and messages are handed to the front end
+// in send order per source. Synthetic packets are checked against their generator instead.
+#pragma once
+#include <map>
+#include <vector>
+
+#include "ni/compression.hpp"
+#include "ni/interface_context.hpp"
+#include "ni/ni_params.hpp"
+#include "ni/packetizer.hpp"
+#include "ni/payload.hpp"
+#include "noc/link.hpp"
+#include "noc/report.hpp"
+
+namespace collnoc {
+
+struct ReassemblerCounters {
+  std::uint64_t packets_delivered = 0, flits_delivered = 0;
+  std::uint64_t window_flits_delivered = 0;  // network flits that arrived in the window
+  // application flits (uncompressed size) of packets delivered in the window
+  std::uint64_t window_app_flits_delivered = 0;
+  std::uint64_t measured_delivered = 0, measured_hops = 0;
+  std::uint64_t payload_errors = 0;  // synthetic payload words that arrived altered
+};
+
+// A message as the reassembler hands it to the core's side.
+struct ReceivedMessage {
+  std::vector<std::uint32_t> words;
+  std::uint32_t words_received = 0;
+  std::uint8_t kind = 0;
+  std::uint32_t tag = 0;
+  unsigned hops = 0;
+  Cycle sent = 0;   // the sender handed it to its NI
+  Cycle ready = 0;  // latest cycle one of its packets was ready (decompressed)
+};
+
+class TlmFrontEnd;
+
+class Reassembler {
+ public:
+  // Complete messages go to `front_end`; `arrivals` (the packetizer's policy input, set up
+  // before) records the flits received when the selective policy reads them.
+  Reassembler(const NetworkInterfaceParams& params, const RouterParams& router,
+              NetworkContext& net, InterfaceContext& interfaces, ArrivalWindow& arrivals,
+              TlmFrontEnd& front_end);
+
+  // The ejection link (router -> NI) of the NI `ni`, into the ejection buffer.
+  void connect(ClockedModule* ni, Link& ejection);
+  void set_payload(const PayloadGenerator& payload) { payload_ = &payload; }
+  void set_measurement_window(Cycle begin, Cycle end) { window_begin_ = begin, window_end_ = end; }
+
+  // Takes every flit due this cycle.
+  template <class At>
+  void eject(At at);
+
+  Cycle next_work_cycle() const { return ej_->next_flit_cycle(); }
+  void prefetch() const {
+    ej_->prefetch_arrivals();
+    ej_buffer_.prefetch();
+  }
+
+  const ReassemblerCounters& counters() const { return counters_; }
+  const std::vector<std::uint32_t>& latency_samples() const { return latency_; }
+  const std::vector<std::uint32_t>& network_latency_samples() const { return network_latency_; }
+  void report(Tally& t) const;
+  void trace(sc_core::sc_trace_file* tf, const std::string& base);
+
+  // The hot part, for the NI's prefetch: [hot_begin(), hot_end()).
+  const void* hot_begin() const { return &ej_; }
+  const void* hot_end() const { return &counters_ + 1; }
+
+ private:
+  // Words [first, first + count) of a packet's payload have arrived (decompressed if need be);
+  // the packet is ready for its core at `ready`.
+  void receive_payload(const PacketHeader& h, const MessageFields& m, const std::uint32_t* words,
+                       std::uint32_t first, std::uint32_t count, Cycle ready);
+  void check_synthetic(const PacketHeader& h, const MessageFields& m, const std::uint32_t* words,
+                       std::uint32_t first, std::uint32_t count);
+  void complete_message(NodeId src, std::uint32_t seq, ReceivedMessage&& m);
+  // A compressed packet's flit: its stream is decoded when the tail is in.
+  void receive_compressed(const Flit& f, const PacketHeader& h, const MessageFields& m, Cycle now);
+  bool in_window(Cycle c) const { return c >= window_begin_ && c < window_end_; }
+  std::uint16_t plain_flits(std::uint32_t words) const {
+    return static_cast<std::uint16_t>(words == 0 ? 1 : (words + words_per_flit_ - 1) / words_per_flit_);
+  }
+
+  // What a cycle reads and writes first, together (the NI prefetches it).
+  Link* ej_ = nullptr;
+  bool traced_ = false;
+  bool count_arrivals_;  // arrivals_.on(): a selective policy reads them
+  std::uint8_t words_per_flit_;
+  unsigned codec_latency_cycles_;
+  NetworkContext& net_;
+  Cycle window_begin_ = 0, window_end_ = kNever;
+  InputBuffer ej_buffer_{net_.state.resource()};  // the ejection port's buffer
+  ReassemblerCounters counters_;
+
+  std::vector<std::uint32_t> latency_, network_latency_;
+  ArrivalWindow& arrivals_;
+  InterfaceContext& interfaces_;
+  TlmFrontEnd& front_end_;
+  const PayloadGenerator* payload_ = nullptr;
+  CodecSet decoders_;
+  unsigned vcs_, buffer_flits_;  // the ejection buffer's VCs and flits per VC
+  std::vector<std::vector<std::uint32_t>> rx_wire_;  // per VC: compressed packet being received
+  std::vector<std::uint32_t> scratch_;
+  std::vector<std::uint32_t> check_;  // regenerated synthetic words, to compare with arrivals
+  BitWriter writer_;                  // (re-encodes synthetic words a lossy codec altered)
+  std::map<std::uint64_t, ReceivedMessage> reassembly_;  // key: src << 32 | message seq
+  std::map<std::uint64_t, ReceivedMessage> out_of_order_;  // complete, waiting for earlier ones
+  std::vector<std::uint32_t> next_seq_in_;  // per source, next to deliver
+  std::vector<Cycle> last_delivery_;        // per source: keeps delivery in order
+  // trace
+  bool tr_valid_ = false;
+  unsigned tr_packet_ = 0;
+};
+
+template <class At>
+void Reassembler::eject(At at) {
+  const Cycle now = at.now;
+  if (traced_) tr_valid_ = false;
+  while (ej_->flit_ready(at)) {
+    const unsigned vc = ej_buffer_.arrive(*ej_);
+    const Flit& f = ej_buffer_.front(vc);
+    PacketHeader& h = net_.packets[f.packet];
+    const MessageFields& m = net_.packets.owned<MessageFields>(f.packet);
+    if (f.is_head()) h.hops = f.hops;
+    ++counters_.flits_delivered;
+    ++net_.lane(at).flit_moves;
+    if (in_window(now)) ++counters_.window_flits_delivered;
+    if (count_arrivals_) arrivals_.record(now);
+    if (traced_) {
+      tr_valid_ = true;
+      tr_packet_ = packet_tag(h.packet_id);
+    }
+    if (!m.compressed) receive_payload(h, m, f.payload.data(), f.seq * words_per_flit_, f.words, now);
+    else receive_compressed(f, h, m, now);
+    if (f.is_tail()) {
+      const Cycle ready = m.compressed ? now + codec_latency_cycles_ : now;
+      ++counters_.packets_delivered;
+      if (in_window(now)) counters_.window_app_flits_delivered += plain_flits(m.packet_words);
+      if (h.measured) {
+        ++counters_.measured_delivered;
+        counters_.measured_hops += h.hops;
+        latency_.push_back(static_cast<std::uint32_t>(ready - m.created_cycle));
+        network_latency_.push_back(static_cast<std::uint32_t>(ready - m.injected_cycle));
+        --net_.lane(at).measured_outstanding;
+        // The last one after the window ends the workload.
+        if (now >= window_end_) net_.measured_delivered_late(at);
+      }
+      net_.packets.release(f.packet, at.thread());
+    }
+    ej_->return_credit(at, f.vc);
+    ej_buffer_.pop(vc);
+  }
+}
+
+}  // namespace collnoc

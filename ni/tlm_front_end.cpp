@@ -1,0 +1,187 @@
+#include "ni/tlm_front_end.hpp"
+
+#include <algorithm>
+
+namespace collnoc {
+
+using namespace sc_core;
+
+TlmFrontEnd::TlmFrontEnd(ClockedModule& ni, NodeId id, const NetworkInterfaceParams& params,
+                         Packetizer& packetizer)
+    : ni_(ni), packetizer_(packetizer), id_(id),
+      send_overhead_cycles_(params.send_overhead_cycles),
+      recv_overhead_cycles_(params.recv_overhead_cycles),
+      xor_engine_("xor_engine", params.xor_engine), mpb_(params.mpb_bytes) {}
+
+void TlmFrontEnd::send(NodeId dst, std::vector<std::uint32_t>&& words, const NiCommand& cmd,
+                       Cycle issue, Cycle ready) {
+  packetizer_.queue_message(dst, std::move(words), cmd, issue, ready);
+  ++counters_.messages_sent;
+  ni_.wake_at(ready);
+}
+
+Cycle TlmFrontEnd::code(const std::uint32_t* pair, std::size_t words, Cycle earliest,
+                        std::vector<std::uint32_t>& coded) {
+  const Cycle accept = std::max(earliest, xor_next_accept_);
+  xor_engine_.submit(std::vector<std::uint32_t>(pair, pair + words),
+                     std::vector<std::uint32_t>(pair + words, pair + 2 * words), accept);
+  const Cycle ready = accept + xor_engine_.latency_cycles();
+  coded = xor_engine_.take(ready);
+  xor_next_accept_ = accept + 1;
+  return ready;
+}
+
+void TlmFrontEnd::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
+  NiCommand* cmd = nullptr;
+  gp.get_extension(cmd);
+  if (!cmd || gp.get_data_length() % 4 != 0) {
+    gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return;
+  }
+  cmd->mpb_puts_landed = counters_.mpb_puts;
+  const Cycle issue = static_cast<Cycle>(
+      (sc_time_stamp() + delay).value() / clock().period().value());
+  const auto* data = reinterpret_cast<const std::uint32_t*>(gp.get_data_ptr());
+  const std::size_t words = gp.get_data_length() / 4;
+  if (gp.is_write() && gp.get_address() == kSendAddress) {
+    std::vector<std::uint32_t> message(data, data + words);
+    // A put or get must fit the buffers (every NI has the same size).
+    const bool put = cmd->kind == kMpbPutKind, get = cmd->kind == kMpbGetKind;
+    if ((put || get) && (message.size() < (put ? 1u : 2u) ||
+                         !mpb_.holds(message[0], put ? message.size() - 1 : message[1]))) {
+      gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+      return;
+    }
+    send(cmd->peer, std::move(message), *cmd, issue, issue + send_overhead_cycles_);
+    delay += clock().delay(send_overhead_cycles_);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  // The engine is this NI's own and only its core feeds it, in the core's time order, so when
+  // a pair is coded depends on nothing else: it is computed here, ahead, like a send.
+  if (gp.is_write() && (gp.get_address() == kXorSendAddress || gp.get_address() == kXorAddress)) {
+    const std::size_t n = cmd->pair_words;
+    if (n == 0 || words != 2 * n) {
+      gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+      return;
+    }
+    std::vector<std::uint32_t> coded;
+    const Cycle ready = code(data, n, issue + send_overhead_cycles_, coded);
+    if (gp.get_address() == kXorAddress) {
+      // Decoding: each result comes back to the core like a message from itself, so the core
+      // goes on receiving while the engine works.
+      ReceivedMessage r;
+      r.words = std::move(coded);
+      r.kind = cmd->kind;
+      r.tag = cmd->tag;
+      r.sent = issue;
+      delivery_queue_.push_back(Delivered{id_, ready + 1, std::move(r)});
+      delivered_.notify(clock().delay(ready + 1 - clock().now()));
+    } else {
+      const std::vector<NodeId> one{cmd->peer};
+      for (NodeId dst : cmd->destinations ? *cmd->destinations : one)
+        send(dst, std::vector<std::uint32_t>(coded), *cmd, issue, ready);
+    }
+    delay += clock().delay(send_overhead_cycles_);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  if (mpb_access(gp, delay)) return;
+  if (gp.is_read() && gp.get_address() == kMpbWatchAddress && mpb_.size_bytes() > 0) {
+    cmd->arrival = &mpb_landed_;
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  if (gp.is_read() && gp.get_address() == kRecvAddress) {
+    receive(*cmd, issue, delay);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+}
+
+// The oldest available message the command asks for, or when the next one becomes available.
+void TlmFrontEnd::receive(NiCommand& cmd, Cycle issue, sc_time& delay) {
+  cmd.found = false;
+  cmd.next_available = kNever;
+  for (auto it = delivery_queue_.begin(); it != delivery_queue_.end(); ++it) {
+    if (it->available > issue) {  // still being decompressed, or decoded
+      cmd.next_available = std::min(cmd.next_available, it->available);
+      continue;
+    }
+    if (cmd.peer != kAnySource && it->src != cmd.peer) continue;
+    if ((it->message.kind == kMpbReplyKind) != cmd.mpb_reply) continue;
+    cmd.found = true;
+    cmd.source = it->src;
+    cmd.received_kind = it->message.kind;
+    cmd.received_tag = it->message.tag;
+    cmd.received_hops = it->message.hops;
+    cmd.received_sent_cycle = it->message.sent;
+    cmd.received_arrival_cycle = it->available;
+    if (cmd.received) *cmd.received = std::move(it->message.words);
+    delivery_queue_.erase(it);
+    delay += clock().delay(recv_overhead_cycles_);
+    break;
+  }
+  cmd.arrival = &delivered_;
+}
+
+void TlmFrontEnd::deliver(NodeId src, Cycle available, ReceivedMessage&& m) {
+  const Cycle now = clock().now();
+  // Puts and gets are the buffer's business; everything else goes to the core.
+  if (!serve_mpb(src, m.kind, m.words, available)) {
+    delivery_queue_.push_back(Delivered{src, available, std::move(m)});
+    delivered_.notify(clock().delay(available - now));
+  } else if (m.kind == kMpbPutKind) {
+    mpb_landed_.notify(clock().delay(available - now));  // a poll of the buffer sees it
+  }
+  ++counters_.messages_delivered;
+}
+
+bool TlmFrontEnd::serve_mpb(NodeId src, std::uint8_t kind, const std::vector<std::uint32_t>& words,
+                            Cycle ready) {
+  if (kind == kMpbPutKind) {  // the sender checked the range against its own, equal, buffer
+    mpb_.write(words[0], words.data() + 1, words.size() - 1);
+    ++counters_.mpb_puts;
+    return true;
+  }
+  if (kind == kMpbGetKind) {
+    std::vector<std::uint32_t> reply(words[1]);
+    mpb_.read(words[0], reply.data(), reply.size());
+    NiCommand answer;
+    answer.kind = kMpbReplyKind;
+    send(src, std::move(reply), answer, ready, ready);
+    ++counters_.mpb_gets;
+    return true;
+  }
+  return false;
+}
+
+// The core reads or writes its own message-passing buffer: one cycle, no network.
+bool TlmFrontEnd::mpb_access(tlm::tlm_generic_payload& gp, sc_time& delay) {
+  const std::uint64_t address = gp.get_address();
+  if (address < kMpbAddress || mpb_.size_bytes() == 0) return false;
+  const std::uint64_t offset = address - kMpbAddress, count = gp.get_data_length() / 4;
+  if (!mpb_.holds(offset, count)) {
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return true;
+  }
+  auto* data = reinterpret_cast<std::uint32_t*>(gp.get_data_ptr());
+  if (gp.is_write()) mpb_.write(offset, data, count);
+  else mpb_.read(offset, data, count);
+  delay += clock().delay(1);
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  return true;
+}
+
+void TlmFrontEnd::report(Tally& t, bool with_core) const {
+  if (with_core) {
+    t.count("messages.sent", counters_.messages_sent);
+    t.count("messages.delivered", counters_.messages_delivered);
+  }
+  t.count("nc.xor_operations", xor_engine_.xor_operations());
+  t.count("nc.xor_busy_cycles", xor_engine_.busy_cycles());
+  t.maximum("ni.delivery_queue_max_messages", counters_.max_delivery_queue_messages);
+}
+
+}  // namespace collnoc

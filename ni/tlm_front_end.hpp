@@ -1,0 +1,85 @@
+// TLM front end: the NI's side toward its core. Decodes the core's commands (the NiCommand
+// extension of a TLM-2.0 generic payload, ni/ni_protocol.hpp): a send hands a message to the
+// packetizer; a receive takes a delivered message from the delivery queue; the XOR commands run
+// a packet pair through the NI's XOR engine; and it serves the message-passing buffer, to its
+// own core directly and to remote cores' puts and gets as they arrive from the reassembler.
+#pragma once
+#include <deque>
+#include <vector>
+
+#include <tlm>
+
+#include "ni/message_passing_buffer.hpp"
+#include "ni/ni_params.hpp"
+#include "ni/ni_protocol.hpp"
+#include "ni/packetizer.hpp"
+#include "ni/reassembler.hpp"
+#include "ni/xor_engine.hpp"
+#include "noc/report.hpp"
+#include "noc/sim/clocked_block.hpp"
+
+namespace collnoc {
+
+struct FrontEndCounters {
+  std::uint64_t messages_sent = 0, messages_delivered = 0;
+  std::uint64_t max_delivery_queue_messages = 0;
+  std::uint64_t mpb_puts = 0, mpb_gets = 0;  // served by this NI's message-passing buffer
+};
+
+class TlmFrontEnd {
+ public:
+  // `ni`: the NI it sits in (its clock; woken when a message is queued for injection).
+  TlmFrontEnd(ClockedModule& ni, NodeId id, const NetworkInterfaceParams& params,
+              Packetizer& packetizer);
+
+  // The target socket's blocking transport (the core's commands).
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+
+  // A complete message from the reassembler, in order, available to the core from `available`.
+  void deliver(NodeId src, Cycle available, ReceivedMessage&& m);
+  // The delivery queue's high-water mark is sampled each time the reassembler completes a
+  // message (the XOR engine's results for the core are counted there too).
+  void sample_delivery_queue() {
+    counters_.max_delivery_queue_messages =
+        std::max<std::uint64_t>(counters_.max_delivery_queue_messages, delivery_queue_.size());
+  }
+
+  const FrontEndCounters& counters() const { return counters_; }
+  // `with_core`: a core is bound to the NI (the message counts are its).
+  void report(Tally& t, bool with_core) const;
+
+ private:
+  struct Delivered {
+    NodeId src;
+    Cycle available;
+    ReceivedMessage message;
+  };
+
+  // Hands the packetizer a message for `dst` and wakes the NI for it.
+  void send(NodeId dst, std::vector<std::uint32_t>&& words, const NiCommand& cmd, Cycle issue,
+            Cycle ready);
+  // Runs a packet pair through the XOR engine; the engine takes it at the first free cycle
+  // from `earliest`. Returns the cycle the coded packet is ready.
+  Cycle code(const std::uint32_t* pair, std::size_t words, Cycle earliest,
+             std::vector<std::uint32_t>& coded);
+  // A put or get that arrived for the message-passing buffer; false if `kind` is neither.
+  bool serve_mpb(NodeId src, std::uint8_t kind, const std::vector<std::uint32_t>& words,
+                 Cycle ready);
+  bool mpb_access(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  void receive(NiCommand& cmd, Cycle issue, sc_core::sc_time& delay);
+  Clock& clock() const { return ni_.clock(); }
+
+  ClockedModule& ni_;
+  Packetizer& packetizer_;
+  NodeId id_;
+  unsigned send_overhead_cycles_, recv_overhead_cycles_;
+  FrontEndCounters counters_;
+  std::deque<Delivered> delivery_queue_;
+  sc_core::sc_event delivered_;  // the core's interrupt line: a message was delivered
+  XorEngine xor_engine_;
+  Cycle xor_next_accept_ = 0;  // the engine takes one pair per cycle
+  MessagePassingBuffer mpb_;
+  sc_core::sc_event mpb_landed_;  // a remote put was written into mpb_
+};
+
+}  // namespace collnoc
