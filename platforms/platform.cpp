@@ -89,6 +89,10 @@ static_assert(TopologyParams::hdn_levels_range.max == static_cast<std::uint64_t>
 void validate(const TopologyParams& p) {
   for (unsigned k : p.k) check_range("topology.k", k, TopologyParams::k_range);
   check_range("topology.n", p.n, TopologyParams::n_range);
+  check_range("topology.directions", p.directions, TopologyParams::directions_range);
+  if (p.directions == 1 && p.kind != "torus" && p.kind != "mesh")  // (KaryNCube words a mesh's)
+    throw ParamError("topology.directions", "1",
+                     "one-way links only on a torus (topology.kind = " + p.kind + ")");
   check_range("topology.nodes", p.nodes, TopologyParams::nodes_range);
   check_range("topology.degree", p.degree, TopologyParams::degree_range);
   check_range("hdn.levels", p.hdn_levels, TopologyParams::hdn_levels_range);

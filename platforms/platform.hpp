@@ -25,6 +25,7 @@ struct TopologyParams {
 
   static constexpr UintRange k_range{2, kU32Max};  // each dimension's
   static constexpr UintRange n_range{1, 8};
+  static constexpr UintRange directions_range{1, 2};
   static constexpr UintRange nodes_range{3, 65536};
   static constexpr UintRange degree_range{2, kMaxRouterPorts - 1};  // and below nodes
   static constexpr UintRange hdn_levels_range{0, 16};               // HdnSpec::kMaxLevels

@@ -188,6 +188,10 @@ std::vector<KeySpec> build_schema() {
                COLLNOC_FIELD(platform.topology.k)),
       uint_key("topology.n", Topo::n_range, "dimensions", "number of dimensions",
                COLLNOC_FIELD(platform.topology.n)),
+      uint_key("topology.directions", Topo::directions_range, "directions",
+               "torus: 2 for links both ways, 1 for one channel per dimension, the + way "
+               "(SPEC 5's network)",
+               COLLNOC_FIELD(platform.topology.directions)),
       uint_key("topology.nodes", Topo::nodes_range, "routers", "random: number of routers",
                COLLNOC_FIELD(platform.topology.nodes)),
       uint_key("topology.degree", Topo::degree_range, "ports",

@@ -32,6 +32,8 @@ void set_companions(RunConfig& rc, const std::string& key, const ConfigValue& v)
   const auto* s = std::get_if<std::string>(&v);
   // 8 dimensions of the default k = 8 are 16M routers: the largest n is checked with k = 2.
   if (key == "topology.n") set(rc, "topology.k", std::vector<std::uint64_t>{2});
+  // One-way links are a torus's (a mesh is refused with them).
+  if (key == "topology.directions") set(rc, "topology.kind", std::string("torus"));
   // Variable packet lengths come as a pair (both 0, or min <= max, both set).
   if (key == "traffic.packet_flits_min" && u) set(rc, "traffic.packet_flits_max", *u);
   if (key == "traffic.packet_flits_max" && u)
