@@ -41,9 +41,9 @@ void NetworkInterface::set_traffic(const TrafficParams& params, const TrafficPat
                                    const PayloadGenerator& payload, std::uint64_t seed) {
   packetizer_.set_source(std::make_unique<SyntheticSource>(params, pattern, id_, seed), payload);
   reassembler_.set_payload(payload);
-  // A synthetic source touches only the NI, its links and its network's lanes, so it may be
-  // evaluated on any thread like a router (a core's NI has SystemC events; modelled compressed
-  // sizes keep the words in one map).
+  // A synthetic source touches only the NI, its links and its network's per-thread counts, so
+  // it may be evaluated on any thread like a router (a core's NI has SystemC events; modelled
+  // compressed sizes keep the words in one map).
   const NetworkInterfaceParams& p = packetizer_.params();
   const bool modelled = p.compression.policy != "never" &&
                         p.compression.size_mode == CompressedSize::fixed_ratio;

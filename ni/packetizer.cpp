@@ -78,7 +78,7 @@ void Packetizer::queue_message(NodeId dst, std::vector<std::uint32_t>&& words,
   counters_.flits_created += flits_for(m.hdr.message_words);
   if (m.hdr.measured) {
     counters_.measured_created += m.packets_left;
-    lane().measured_outstanding += m.packets_left;
+    net_.measured_created_outside_cycle(m.packets_left);
     counters_.window_flits_created += flits_for(m.hdr.message_words);
   }
   enqueue(std::move(m));

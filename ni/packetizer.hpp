@@ -106,7 +106,6 @@ class Packetizer {
   unsigned flits_for(std::uint32_t words) const;
   bool in_window(Cycle c) const { return c >= window_.begin && c < window_.end; }
   // The network's per-thread state outside an evaluation (a core's command): the clock's.
-  NetworkLane& lane() { return net_.lanes[0]; }
   // Flits a packet of `words` payload words takes uncompressed (at least one).
   std::uint16_t plain_flits(std::uint32_t words) const {
     return static_cast<std::uint16_t>(words == 0 ? 1 : (words + words_per_flit_ - 1) / words_per_flit_);
@@ -191,7 +190,7 @@ void Packetizer::generate(At at) {
     if (m.hdr.measured) {
       counters_.measured_created++;
       counters_.window_flits_created += p.flits;
-      ++net_.lane(at).measured_outstanding;
+      net_.measured_created(at);
     }
     enqueue(std::move(m));
   }
@@ -222,7 +221,7 @@ void Packetizer::inject(At at) {
     }
     if (!found) return;
     tx_hdr_.injected_cycle = now;
-    tx_flit_.packet = net_.packets.allocate(at.thread());
+    tx_flit_.packet = net_.allocate_packet(at);
     net_.packets[tx_flit_.packet] = tx_hdr_;
     net_.packets.emplace_owned<MessageFields>(tx_flit_.packet, tx_hdr_);
     if (tx_hdr_.compressed && tx_wire_.empty())
@@ -248,7 +247,7 @@ void Packetizer::inject(At at) {
   inj_->send(at, tx_flit_, vc.next_slot);
   --vc.credits;
   ++counters_.flits_injected;
-  ++net_.lane(at).flit_moves;
+  net_.count_flit_move(at);
   if (traced_) {
     tr_valid_ = true;
     tr_packet_ = packet_tag(tx_hdr_.packet_id);

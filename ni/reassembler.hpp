@@ -129,7 +129,7 @@ void Reassembler::eject(At at) {
     const MessageFields& m = net_.packets.owned<MessageFields>(f.packet);
     if (f.is_head()) h.hops = f.hops;
     ++counters_.flits_delivered;
-    ++net_.lane(at).flit_moves;
+    net_.count_flit_move(at);
     if (in_window(now)) ++counters_.window_flits_delivered;
     if (count_arrivals_) arrivals_.record(now);
     if (traced_) {
@@ -147,11 +147,11 @@ void Reassembler::eject(At at) {
         counters_.measured_hops += h.hops;
         latency_.push_back(static_cast<std::uint32_t>(ready - m.created_cycle));
         network_latency_.push_back(static_cast<std::uint32_t>(ready - m.injected_cycle));
-        --net_.lane(at).measured_outstanding;
+        net_.measured_delivered(at);
         // The last one after the window ends the workload.
         if (now >= window_end_) net_.measured_delivered_late(at);
       }
-      net_.packets.release(f.packet, at.thread());
+      net_.release_packet(at, f.packet);
     }
     ej_->return_credit(at, f.vc);
     ej_buffer_.pop(vc);

@@ -77,7 +77,7 @@ void StaticNetworkPort::cycle(At at) {
     from_switch_->return_credit(at, 0);
     rx_buffer_.pop(vc);
     ++flits_received_;
-    ++net_.lane(at).flit_moves;
+    net_.count_flit_move(at);
     got = true;
   }
   if (got) arrived_.notify(clock().delay(1));
@@ -90,7 +90,7 @@ void StaticNetworkPort::cycle(At at) {
   to_switch_->send(at, f, tx_next_slot_);
   --credits_;
   ++flits_sent_;
-  ++net_.lane(at).flit_moves;
+  net_.count_flit_move(at);
   if (c.next >= c.words.size()) tx_.pop_front();
 }
 

@@ -23,6 +23,12 @@ struct RouterScratch {
   unsigned switch_requests = 0;           // input VCs in sw_requests
   SwitchGrants sw_grants;
   std::vector<unsigned> routing_vcs;      // input VCs waiting for an output VC
+
+  void reserve(std::size_t room) {
+    vc_requests.reserve(room);
+    vc_grants.reserve(room);
+    routing_vcs.reserve(room);
+  }
 };
 
 // Who wants to know of each contention event (Router counts them per output port): the
@@ -88,11 +94,38 @@ struct NetworkContext {
     for (NetworkLane& l : lanes) late |= std::exchange(l.measured_delivered_late, false);
     if (late && measured_outstanding() == 0 && on_workload_done) on_workload_done();
   }
-  std::array<NetworkLane, kMaxThreads> lanes;  // index = the evaluating thread's
-  // The per-thread state of a block evaluating cycle `at` (a SerialCycle or ParallelCycle).
+  // What blocks report in a cycle `at` (a SerialCycle or ParallelCycle), each into the lane of
+  // the thread evaluating it, so that blocks never name a lane.
+  template <class At>
+  void count_flit_move(At at) { ++lane(at).flit_moves; }
+  template <class At>
+  void measured_created(At at, std::int64_t packets = 1) {
+    lane(at).measured_outstanding += packets;
+  }
+  template <class At>
+  void measured_delivered(At at) { --lane(at).measured_outstanding; }
+  // Measured packets of a message a core handed over outside the clock's evaluation.
+  void measured_created_outside_cycle(std::int64_t packets) {
+    lanes[0].measured_outstanding += packets;
+  }
+  // A router's allocation scratch for this cycle (one per thread, shared by its routers).
+  template <class At>
+  RouterScratch& router_scratch(At at) { return lane(at).scratch; }
+  // A packet record for a new packet, and its release at the destination.
+  template <class At>
+  PacketHandle allocate_packet(At at) { return packets.allocate(at.thread()); }
+  template <class At>
+  void release_packet(At at, PacketHandle h) { packets.release(h, at.thread()); }
+  // Room in every thread's router scratch for `room` requests (the largest router's, at wiring).
+  void reserve_router_scratch(std::size_t room) {
+    for (NetworkLane& l : lanes) l.scratch.reserve(room);
+  }
+  ContentionObserver* contention_observer = nullptr;  // none: contention is only counted
+
+ private:
   template <class At>
   NetworkLane& lane(At at) { return lanes[at.thread()]; }
-  ContentionObserver* contention_observer = nullptr;  // none: contention is only counted
+  std::array<NetworkLane, kMaxThreads> lanes;  // index = the evaluating thread's
 };
 
 }  // namespace collnoc

@@ -82,7 +82,7 @@ void StaticSwitch::cycle(At at) {
     --out_[p].credits;
     ++out_[p].flits;
     if (!trace_valid_.empty()) trace_valid_[p] = 1;
-    ++net_.lane(at).flit_moves;
+    net_.count_flit_move(at);
   }
   in.pop(0);
   --buffered_;

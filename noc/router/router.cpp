@@ -102,15 +102,10 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
   slots_ = state.array<BufferSlot>(n_slots);
   payload_ = state.array<std::uint32_t>(n_slots * params.flit_words, 64);  // a VC's on few lines
   for (std::size_t i = 0; i < n_vcs; ++i) port_of_[i] = static_cast<std::uint8_t>(i / params.vcs);
-  for (NetworkLane& lane : net_.lanes) {  // big enough for the largest router of the network
-    RouterScratch& s = lane.scratch;
-    // Room for every request at once, and never a cache line shared with another thread's.
-    const std::size_t room = std::max<std::size_t>(64, n_vcs * ports);
-    s.vc_requests.reserve(room);
-    s.vc_grants.reserve(room);
-    s.routing_vcs.reserve(room);
-  }
-  // A router touches only itself, its links and its lane: any thread may evaluate it.
+  // Room for every request at once (big enough for the largest router of the network), and
+  // never a cache line shared with another thread's.
+  net_.reserve_router_scratch(std::max<std::size_t>(64, n_vcs * ports));
+  // A router touches only itself, its links and its thread's scratch: any thread may evaluate it.
   set_parallel();
   set_prefetch_end(&payload_ + 1);
   // And in the state memory, what every evaluation reads: the allocators' state, the small
@@ -194,12 +189,12 @@ void Router::finish(Cycle now) {
   }
 }
 
-void Router::count_contention(unsigned i, unsigned port, NetworkLane& lane) {
+void Router::count_contention(unsigned i, unsigned port, unsigned thread) {
   InputVc& ivc = in_vcs_[i];
   if (ivc.contended) return;
   ivc.contended = true;
   ++stats_[port].contention_events;
-  if (net_.contention_observer) report_contention(i, port, lane.index);
+  if (net_.contention_observer) report_contention(i, port, thread);
 }
 
 // The front flit is the losing packet's own.
@@ -220,12 +215,12 @@ __attribute__((flatten)) void Router::cycle(At at) {
   receive(at);
   max_buffered_ = std::max(max_buffered_, buffered_);
   if (buffered_ > 0) {
-    NetworkLane& lane = net_.lane(at);
-    collect_requests(now, lane);
-    if (!lane.scratch.routing_vcs.empty()) allocate_vcs(now, lane);
-    if (lane.scratch.switch_requests > 0) {
-      allocate_switch(lane);
-      traverse(at, lane);
+    RouterScratch& s = net_.router_scratch(at);
+    collect_requests(at, s);
+    if (!s.routing_vcs.empty()) allocate_vcs(at, s);
+    if (s.switch_requests > 0) {
+      allocate_switch(at, s);
+      traverse(at, s);
     }
   }
   if (traced_) {
@@ -276,16 +271,16 @@ void Router::receive(At at) {
   });
 }
 
-void Router::collect_requests(Cycle now, NetworkLane& lane) {
-  RouterScratch& s = lane.scratch;
+template <class At>
+void Router::collect_requests(At at, RouterScratch& s) {
   s.sw_requests.ports = 0;
   s.switch_requests = 0;
   s.vc_requests.clear();
   s.routing_vcs.clear();
   for_each_nonempty([&](unsigned i) {
     const VcState state = in_vcs_[i].state;
-    if (state == VcState::active) request_switch(i, lane);
-    else if (state == VcState::routing && head_ready(i, now)) request_vc(i, s);
+    if (state == VcState::active) request_switch(at, i, s);
+    else if (state == VcState::routing && head_ready(i, at.now)) request_vc(i, s);
   });
 }
 
@@ -309,14 +304,14 @@ void Router::request_vc(unsigned i, RouterScratch& s) {
   }
 }
 
-void Router::request_switch(unsigned i, NetworkLane& lane) {
+template <class At>
+void Router::request_switch(At at, unsigned i, RouterScratch& s) {
   const InputVc& ivc = in_vcs_[i];
   if (out_vc(ivc.out_port, ivc.out_vc).credits == 0) {
     // A head whose output VC is still full of an earlier packet waits on that packet.
-    if (front(i).flit.is_head()) count_contention(i, ivc.out_port, lane);
+    if (front(i).flit.is_head()) count_contention(i, ivc.out_port, at.thread());
     return;
   }
-  RouterScratch& s = lane.scratch;
   SwitchRequests& req = s.sw_requests;
   const unsigned port = port_of_[i];
   const std::uint64_t port_bit = std::uint64_t{1} << port;
@@ -329,8 +324,9 @@ void Router::request_switch(unsigned i, NetworkLane& lane) {
   ++s.switch_requests;
 }
 
-void Router::allocate_vcs(Cycle now, NetworkLane& lane) {
-  RouterScratch& s = lane.scratch;
+template <class At>
+void Router::allocate_vcs(At at, RouterScratch& s) {
+  const Cycle now = at.now;
   vc_alloc_->allocate(s.vc_requests, s.vc_grants);
   for (const VcGrant& g : s.vc_grants) {
     InputVc& ivc = in_vcs_[g.input];
@@ -344,12 +340,12 @@ void Router::allocate_vcs(Cycle now, NetworkLane& lane) {
   // A ready head that got no output VC lost it to another packet (held, or won this cycle).
   for (unsigned i : s.routing_vcs)
     if (in_vcs_[i].state == VcState::routing && routes_[i].route.size() > 0)
-      count_contention(i, routes_[i].route[0].port, lane);
-  for (const VcGrant& g : s.vc_grants) request_switch(g.input, lane);
+      count_contention(i, routes_[i].route[0].port, at.thread());
+  for (const VcGrant& g : s.vc_grants) request_switch(at, g.input, s);
 }
 
-void Router::allocate_switch(NetworkLane& lane) {
-  RouterScratch& s = lane.scratch;
+template <class At>
+void Router::allocate_switch(At at, RouterScratch& s) {
   SwitchRequests& req = s.sw_requests;
   SwitchGrants& g = s.sw_grants;
   sw_alloc_->allocate(req, g);
@@ -364,15 +360,15 @@ void Router::allocate_switch(NetworkLane& lane) {
     for (std::uint32_t vcs = req.vcs[p]; vcs; vcs &= vcs - 1) {
       const unsigned index = p * vcs_ + static_cast<unsigned>(__builtin_ctz(vcs));
       const unsigned out = req.out_port[index];
-      if ((g.outputs >> out) & 1u) count_contention(index, out, lane);
+      if ((g.outputs >> out) & 1u) count_contention(index, out, at.thread());
     }
   }
 }
 
 template <class At>
-void Router::traverse(At at, NetworkLane& lane) {
+void Router::traverse(At at, RouterScratch& s) {
   const Cycle now = at.now;
-  const SwitchGrants& g = lane.scratch.sw_grants;
+  const SwitchGrants& g = s.sw_grants;
   for (unsigned w = 0; w < g.count; ++w) {
     const SwitchGrants::Winner& win = g.winners[w];
     const unsigned index = win.in_port * vcs_ + win.in_vc;
@@ -398,7 +394,7 @@ void Router::traverse(At at, NetworkLane& lane) {
     --buffered_;
     // (no branch: whether the VC is now empty changes from one flit to the next)
     nonempty_[index >> 6] &= ~(std::uint64_t{ivc.count == 0} << (index & 63));
-    ++lane.flit_moves;
+    net_.count_flit_move(at);
     in_links_[win.in_port]->return_credit(at, win.in_vc);
     if (tail) {
       ov.owner = -1;

@@ -180,27 +180,31 @@ class Router : public Clocked<Router> {
   __attribute__((always_inline)) inline void receive(At at);
   // Stage 2a, one pass over the VCs holding flits: a packet that holds an output VC asks for
   // the switch (request_switch), a head ready for allocation for an output VC (request_vc).
-  __attribute__((always_inline)) inline void collect_requests(Cycle now, NetworkLane& lane);
+  template <class At>
+  __attribute__((always_inline)) inline void collect_requests(At at, RouterScratch& s);
   // A ready head's requests for the output VCs its route allows (free ones; with whole-packet
   // switching, those with room for the packet).
   __attribute__((always_inline)) inline void request_vc(unsigned i, RouterScratch& s);
   // A packet holding an output VC asks for the switch if that VC has a credit.
-  __attribute__((always_inline)) inline void request_switch(unsigned i, NetworkLane& lane);
+  template <class At>
+  __attribute__((always_inline)) inline void request_switch(At at, unsigned i, RouterScratch& s);
   // Stage 2b, VC allocation among the requests: the winners hold their output VCs and ask for
   // the switch in the same cycle.
-  __attribute__((always_inline)) inline void allocate_vcs(Cycle now, NetworkLane& lane);
+  template <class At>
+  __attribute__((always_inline)) inline void allocate_vcs(At at, RouterScratch& s);
   // Stage 2c, switch allocation: at most one flit per input port and per output port.
-  __attribute__((always_inline)) inline void allocate_switch(NetworkLane& lane);
+  template <class At>
+  __attribute__((always_inline)) inline void allocate_switch(At at, RouterScratch& s);
   // Stage 3: the winners' flits cross to their output links, their credits go upstream.
   template <class At>
-  __attribute__((always_inline)) inline void traverse(At at, NetworkLane& lane);
+  __attribute__((always_inline)) inline void traverse(At at, RouterScratch& s);
   void check_port(unsigned port) const {  // (wiring)
     if (port >= ports_) throw std::out_of_range("router port " + std::to_string(port));
   }
   void hold(unsigned port, Cycle now);
   void release(unsigned port, Cycle now);
-  // A packet that lost its output (`lane`: the evaluating thread's, for the observer).
-  void count_contention(unsigned i, unsigned port, NetworkLane& lane);
+  // A packet that lost its output (`thread`: the evaluating one's, for the observer).
+  void count_contention(unsigned i, unsigned port, unsigned thread);
   // Tells the network's contention observer (out of line: the allocation stages stay lean).
   [[gnu::noinline]] void report_contention(unsigned i, unsigned port, unsigned thread);
   // Calls f(input VC index) for every input VC holding flits, in index order.
