@@ -91,6 +91,10 @@ MemoryEstimate estimate_memory(const PlatformParams& p, const WorkloadFootprint&
   return e;
 }
 
+std::uint64_t minimum_network_bytes(std::uint64_t routers) {
+  return routers > kU64Max / kRouterBytes ? kU64Max : routers * kRouterBytes;
+}
+
 std::uint64_t automatic_memory_limit_mb() {
   const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
   if (pages <= 0 || page <= 0) return 4096;  // unknown: 4 GB

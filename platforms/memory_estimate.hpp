@@ -36,6 +36,10 @@ struct WorkloadFootprint {
 // for a topology that cannot be built (as make_topology does).
 MemoryEstimate estimate_memory(const PlatformParams& p, const WorkloadFootprint& w);
 
+// The least memory `routers` routers take (their state alone, without buffers): what
+// check_buildable compares with the limit before it builds anything.
+std::uint64_t minimum_network_bytes(std::uint64_t routers);
+
 // What sim.max_memory_mb = 0 means: 80 % of the machine's physical memory, in MB.
 std::uint64_t automatic_memory_limit_mb();
 

@@ -106,6 +106,26 @@ void validate(const PlatformParams& p) {
   validate(p.system);
 }
 
+std::uint64_t topology_routers(const TopologyParams& t) {
+  if (t.kind == "mesh" || t.kind == "torus") {
+    std::uint64_t routers = 1;
+    for (unsigned k : expand_k(t)) {
+      routers *= k;
+      // Beyond the k-ary n-cube's own limit its constructor refuses it, before wiring.
+      if (routers > kMaxKaryNCubeRouters) return make_topology(t)->num_routers();
+    }
+    return routers;
+  }
+  if (t.kind == "random") return t.nodes;
+  if (t.kind == "hdn") {
+    const HdnProperties h = hdn_properties(HdnSpec::parse(t.hdn_base, t.hdn_levels, t.hdn_supernodes));
+    // Beyond the HDN build limit its constructor refuses it, before building.
+    if (!h.nodes || *h.nodes > HdnTopology::kMaxBuildNodes) return make_topology(t)->num_routers();
+    return *h.nodes;
+  }
+  return make_topology(t)->num_routers();
+}
+
 TopologyParams platform_topology(const PlatformParams& p) {
   const PlatformEntry& entry = platform_entry(p.name);
   if (!entry.chip_k.empty()) return fixed_chip(p, entry);

@@ -77,6 +77,10 @@ std::unique_ptr<NocSystem> make_platform(const PlatformParams& p);
 // topology.kind is not one the platform builds (so that checking a configuration refuses it
 // as building it would).
 TopologyParams platform_topology(const PlatformParams& p);
+// The routers `t` describes, counted without building it (meshes, tori, random graphs, HDNs;
+// other kinds are built and counted). Throws ParamError for a description make_topology refuses
+// before building.
+std::uint64_t topology_routers(const TopologyParams& t);
 // Bytes of each core's message-passing buffer on platform `p` (0: none).
 unsigned platform_mpb_bytes(const PlatformParams& p);
 // The sub-grid applications use when workload.grid is empty ("" = all).

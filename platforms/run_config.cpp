@@ -61,6 +61,16 @@ std::uint64_t memory_limit_mb(const RunConfig& rc) {
 
 void check_buildable(const RunConfig& rc) {
   const SystemParams& sys = rc.platform.system;
+  // A network too large for the limit is refused before it is built (a 16M-router mesh takes
+  // half a gigabyte and most of a second just to wire).
+  const std::uint64_t limit = memory_limit_mb(rc);
+  const std::uint64_t routers = topology_routers(platform_topology(rc.platform));
+  if (limit < (kU64Max >> 20) && minimum_network_bytes(routers) > (limit << 20))
+    throw ParamError("sim.max_memory_mb",
+                     std::to_string(limit) + (rc.max_memory_mb ? "" : " (automatic)"),
+                     "the configured network has " + std::to_string(routers) +
+                         " routers, more than " + std::to_string(minimum_network_bytes(routers) >> 20) +
+                         " MB before any buffer; shrink it or raise sim.max_memory_mb");
   const std::unique_ptr<Topology> topo = make_topology(platform_topology(rc.platform));
   validate(sys.router);
   validate(sys.ni);
@@ -90,7 +100,6 @@ void check_buildable(const RunConfig& rc) {
     check_whole_packets(sys, sys.ni.max_packet_flits, "ni.max_packet_flits");
   }
   const MemoryEstimate memory = estimate_run_memory(rc);
-  const std::uint64_t limit = memory_limit_mb(rc);
   // A limit of 2^44 MB or more is no limit (and would overflow in bytes).
   if (limit < (kU64Max >> 20) && memory.total_bytes() > (limit << 20))
     throw ParamError("sim.max_memory_mb", std::to_string(limit) + (rc.max_memory_mb ? "" : " (automatic)"),

@@ -19,7 +19,7 @@ KaryNCube::KaryNCube(std::vector<unsigned> k, bool torus, unsigned endpoints_per
     if (k_[d] < 2)
       throw ParamError("topology.k", std::to_string(k_[d]), "every dimension needs k >= 2");
     stride_.push_back(routers);
-    if (routers > (1u << 24) / k_[d])
+    if (routers > kMaxKaryNCubeRouters / k_[d])
       throw ParamError("topology.k", describe(), "more than 16M routers");
     routers *= k_[d];
   }

@@ -1,5 +1,6 @@
 // k-ary n-cube topologies: meshes and tori of any number of dimensions.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,8 @@ namespace collnoc {
 // port 2d goes to +d and port 2d+1 to -d. A unidirectional torus (directions 1, the network of
 // SPEC 5) has one channel per dimension, in the + direction: port d goes to +d, and its input
 // comes from -d.
+constexpr std::uint64_t kMaxKaryNCubeRouters = std::uint64_t{1} << 24;
+
 class KaryNCube : public Topology {
  public:
   KaryNCube(std::vector<unsigned> k, bool torus, unsigned endpoints_per_router = 1,

@@ -17,8 +17,15 @@ namespace {
 using namespace collnoc;
 using namespace collnoc::cli;
 
+// The runs a configuration may describe are held to 1 GB (sim.max_memory_mb, what the program
+// does with the machine's memory), under the fuzzer's -rss_limit_mb of 2 GB: larger networks
+// are refused before they are built, as a run on a 1 GB machine would refuse them.
+constexpr std::uint64_t kFuzzMemoryMb = 1024;
+
 void check_loaded(const Config& config) {
-  check_buildable(config.to_run_config());
+  RunConfig rc = config.to_run_config();
+  if (rc.max_memory_mb == 0 || rc.max_memory_mb > kFuzzMemoryMb) rc.max_memory_mb = kFuzzMemoryMb;
+  check_buildable(rc);
   fuzz::DiscardStdout quiet;
   print_schema(std::cout, &config);
 }
