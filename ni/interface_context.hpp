@@ -72,6 +72,16 @@ class InterfaceContext final : public ContentionObserver {
   // flits are counted, the words travel here, from the source NI to the destination NI.
   std::unordered_map<PacketHandle, std::vector<std::uint32_t>> modelled_payloads;
 
+  // Hardware multicast messages in flight: the copies still to arrive. The source NI adds one
+  // when it injects the message; the NI that takes the last copy ends it (and releases its
+  // packet record). (Multicast runs evaluate on one thread.)
+  struct MulticastInFlight {
+    unsigned copies_left = 0;
+    Cycle created = 0;
+    bool measured = false;
+  };
+  std::unordered_map<PacketHandle, MulticastInFlight> multicasts;
+
  private:
   struct alignas(64) PerThread {  // each thread's on lines of its own
     std::vector<RoundTally> rounds;

@@ -38,8 +38,10 @@ void NetworkInterface::connect(Link& injection, Link& ejection) {
 }
 
 void NetworkInterface::set_traffic(const TrafficParams& params, const TrafficPattern& pattern,
-                                   const PayloadGenerator& payload, std::uint64_t seed) {
-  packetizer_.set_source(std::make_unique<SyntheticSource>(params, pattern, id_, seed), payload);
+                                   const PayloadGenerator& payload, unsigned nodes,
+                                   std::uint64_t seed) {
+  packetizer_.set_source(std::make_unique<SyntheticSource>(params, pattern, id_, nodes, seed),
+                         payload);
   reassembler_.set_payload(payload);
   // A synthetic source touches only the NI, its links and its network's per-thread counts, so
   // it may be evaluated on any thread like a router (a core's NI has SystemC events; modelled

@@ -36,8 +36,17 @@ class NetworkInterface : public Clocked<NetworkInterface> {
   void connect(Link& injection, Link& ejection);
 
   // Synthetic traffic instead of a core.
+  // (`nodes`: the network's endpoints, which multicast destinations are drawn from.)
   void set_traffic(const TrafficParams& params, const TrafficPattern& pattern,
-                   const PayloadGenerator& payload, std::uint64_t seed);
+                   const PayloadGenerator& payload, unsigned nodes, std::uint64_t seed);
+  // A synthetic packet or multicast message placed by hand (Packetizer::queue_synthetic),
+  // before the simulation starts or between runs of it.
+  void queue_synthetic(SyntheticSource::Packet p, Cycle created) {
+    packetizer_.queue_synthetic(std::move(p), created);
+    wake_at(std::max(created, clock().now()));
+  }
+  // Takes hardware multicast copies (the routers replicate: RouterParams::hta).
+  void enable_multicast() { reassembler_.enable_multicast(); }
   void set_measurement_window(Cycle begin, Cycle end) {
     packetizer_.set_measurement_window(begin, end);
     reassembler_.set_measurement_window(begin, end);

@@ -12,6 +12,7 @@ Packetizer::Packetizer(NodeId id, const NetworkInterfaceParams& params, const Ro
     : words_per_flit_(static_cast<std::uint8_t>(params.words_per_flit())), net_(net),
       interfaces_(interfaces), id_(id), params_(params), router_(router) {
   validate(params_);
+  if (router.hta.enabled) multicast_class_ = static_cast<std::uint8_t>(router.vc_classes - 1);
   inj_vcs_.assign(router.vcs, InjectionVc{router.buffer_flits, 0});
   policy_ = make_compression_policy(params_.compression.policy);
   encoders_ = CodecSet(params_.compression.codec);
@@ -53,6 +54,43 @@ void Packetizer::enqueue(Message&& m) {
   source_queue_.insert(pos, std::move(m));
   counters_.max_source_queue_packets =
       std::max<std::uint64_t>(counters_.max_source_queue_packets, queued_packets_);
+}
+
+Packetizer::Message Packetizer::synthetic_message(SyntheticSource::Packet&& p, Cycle created) {
+  Message m;
+  m.hdr.src = id_;
+  m.hdr.dst = p.dst;
+  m.hdr.created_cycle = created;
+  m.hdr.kind = kSyntheticKind;
+  m.hdr.element_type = static_cast<std::uint8_t>(payload_->element_type());
+  m.hdr.vc_class = 0;
+  m.hdr.measured = in_window(created);
+  m.synthetic_flits = p.flits;
+  m.hdr.message_words = p.flits * words_per_flit_;
+  m.ready = created;
+  m.packets_left = 1;
+  counters_.packets_created++;
+  counters_.flits_created += p.flits;
+  if (!p.multicast_dsts.empty()) {  // its header flits, then the data flits
+    m.hdr.vc_class = multicast_class_;
+    m.hdr.multicast_headers = static_cast<std::uint16_t>(p.multicast_dsts.size());
+    counters_.flits_created += p.multicast_dsts.size();
+    ++counters_.multicast_created;
+    m.multicast_dsts = std::move(p.multicast_dsts);
+  }
+  if (m.hdr.measured) {
+    counters_.measured_created++;
+    counters_.window_flits_created += p.flits;
+  }
+  return m;
+}
+
+void Packetizer::queue_synthetic(SyntheticSource::Packet p, Cycle created) {
+  if (!p.multicast_dsts.empty() && multicast_class_ == 0)
+    throw std::logic_error("Packetizer: a multicast message on a network without multicast");
+  Message m = synthetic_message(std::move(p), created);
+  if (m.hdr.measured) net_.measured_created_outside_cycle(1);
+  enqueue(std::move(m));
 }
 
 void Packetizer::queue_message(NodeId dst, std::vector<std::uint32_t>&& words,
@@ -106,6 +144,13 @@ void Packetizer::cut_packet(Cycle now) {
   tx_plain_.resize(h.packet_words);
   if (m.synthetic_flits) payload_->fill(h.packet_id, 0, h.packet_words, tx_plain_.data());
   else std::copy_n(m.words.begin() + h.word_offset, h.packet_words, tx_plain_.begin());
+  if (h.multicast_headers) {  // headers, then the data (not compressed: SPEC 5's messages)
+    h.length_flits = static_cast<std::uint16_t>(h.length_flits + h.multicast_headers);
+    tx_dsts_ = m.multicast_dsts;
+    tx_wire_.swap(tx_plain_);
+    cut_ = true;
+    return;
+  }
   compress(h, now);
   if (!h.compressed) tx_wire_.swap(tx_plain_);  // the words go as they are
   cut_ = true;
@@ -152,6 +197,13 @@ void Packetizer::compress(PacketInfo& h, Cycle now) {
   }
 }
 
+void Packetizer::start_multicast() {
+  InterfaceContext::MulticastInFlight& m = interfaces_.multicasts[tx_flit_.packet];
+  m.copies_left = tx_hdr_.multicast_headers;
+  m.created = tx_hdr_.created_cycle;
+  m.measured = tx_hdr_.measured;
+}
+
 // The link's credit line, and the VCs' credits (a flit to send waits for them).
 void Packetizer::prefetch() const {
   inj_->prefetch_credits();
@@ -180,6 +232,7 @@ void Packetizer::report(Tally& t, Cycle now) const {
   t.maximum("compression.max_relative_error", c.max_relative_error);
   t.count("compression.codec_busy_cycles", c.codec_busy_cycles);
   t.maximum("ni.source_queue_max_packets", c.max_source_queue_packets);
+  if (router_.hta.enabled) t.count("multicast.messages_created", c.multicast_created);
   t.average("ni.source_queue_mean_packets",
             now ? static_cast<double>(c.source_queue_packet_cycles) / now : 0.0);
 }

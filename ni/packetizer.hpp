@@ -33,6 +33,7 @@ struct PacketizerCounters {
   std::uint64_t codec_busy_cycles = 0;
   double max_relative_error = 0;  // LSB-cut, over finite non-zero values
   std::uint64_t max_source_queue_packets = 0;
+  std::uint64_t multicast_created = 0;  // hardware multicast messages
 };
 
 class Packetizer {
@@ -47,6 +48,11 @@ class Packetizer {
   void connect(ClockedModule* ni, Link& injection);
   void set_source(std::unique_ptr<SyntheticSource> source, const PayloadGenerator& payload);
   void set_measurement_window(Cycle begin, Cycle end) { window_ = {begin, end}; }
+
+  // Queues a synthetic packet or multicast message (its payload from the generator, checked at
+  // the destinations) created at `created`, as the source would have: for tests and studies
+  // that place messages by hand (outside an evaluation; the NI must be awake then).
+  void queue_synthetic(SyntheticSource::Packet p, Cycle created);
 
   // Queues a message for `dst` with the command's header fields; it may be injected from
   // `ready` (the NI must be awake then).
@@ -87,6 +93,7 @@ class Packetizer {
     PacketInfo hdr;  // message-wide fields; packet fields filled per packet
     std::vector<std::uint32_t> words;
     unsigned synthetic_flits = 0;  // > 0: one synthetic packet, payload from the generator
+    std::vector<NodeId> multicast_dsts;  // a hardware multicast message's destinations
     Cycle ready = 0;
     std::uint32_t next_word = 0;
     unsigned packets_left = 0;
@@ -100,6 +107,11 @@ class Packetizer {
   };
 
   void enqueue(Message&& m);
+  // The message of a synthetic packet, counted as created (measured: the caller tells the
+  // network, in or out of an evaluation).
+  Message synthetic_message(SyntheticSource::Packet&& p, Cycle created);
+  void start_multicast();  // registers the message for its destinations (InterfaceContext)
+  void end_packet();       // the tail has left
   void cut_packet(Cycle now);
   void compress(PacketInfo& h, Cycle now);
   unsigned packets_for(std::uint32_t words) const;
@@ -114,6 +126,7 @@ class Packetizer {
   // What a cycle reads and writes comes first, together: it follows the NI's block flags on
   // their cache line, and the clock prefetches it (NetworkInterface::set_traffic).
   unsigned tx_vc_ = 0;
+  std::uint8_t multicast_class_ = 0;  // the routers' replicating class (router.hta)
   unsigned vc_ptr_ = 0;
   bool cut_ = false;      // the head packet is cut and compressed, waiting for a VC
   bool sending_ = false;  // ... and its flits are being injected
@@ -138,6 +151,7 @@ class Packetizer {
   std::deque<Message> source_queue_;
   Flit tx_flit_;
   PacketInfo tx_hdr_;                    // the packet being sent
+  std::vector<NodeId> tx_dsts_;          // its destinations, if a multicast message
   std::vector<std::uint32_t> tx_plain_;  // its words, uncompressed
   std::vector<std::uint32_t> tx_wire_;   // what its flits carry (the codec's stream if compressed)
   InterfaceContext& interfaces_;
@@ -172,26 +186,8 @@ void Packetizer::generate(At at) {
   const Cycle now = at.now;
   while (source_ && source_->next_cycle() <= now) {
     const Cycle created = source_->next_cycle();
-    const SyntheticSource::Packet p = source_->take();
-    Message m;
-    m.hdr.src = id_;
-    m.hdr.dst = p.dst;
-    m.hdr.created_cycle = created;
-    m.hdr.kind = kSyntheticKind;
-    m.hdr.element_type = static_cast<std::uint8_t>(payload_->element_type());
-    m.hdr.vc_class = 0;
-    m.hdr.measured = in_window(created);
-    m.synthetic_flits = p.flits;
-    m.hdr.message_words = p.flits * words_per_flit_;
-    m.ready = created;
-    m.packets_left = 1;
-    counters_.packets_created++;
-    counters_.flits_created += p.flits;
-    if (m.hdr.measured) {
-      counters_.measured_created++;
-      counters_.window_flits_created += p.flits;
-      net_.measured_created(at);
-    }
+    Message m = synthetic_message(source_->take(), created);
+    if (m.hdr.measured) net_.measured_created(at);
     enqueue(std::move(m));
   }
 }
@@ -208,8 +204,11 @@ void Packetizer::inject(At at) {
     // the switching rule asks: a flit (wormhole) or the whole packet.
     const unsigned per_class = router_.vcs_per_class();
     const unsigned base = tx_hdr_.vc_class * per_class;
-    const unsigned need =
-        router_.switching == Switching::wormhole ? 1u : static_cast<unsigned>(tx_hdr_.length_flits);
+    // (A multicast message takes an empty VC: it holds one message, SPEC 5.)
+    const unsigned need = tx_hdr_.multicast_headers ? router_.buffer_flits
+                          : router_.switching == Switching::wormhole
+                              ? 1u
+                              : static_cast<unsigned>(tx_hdr_.length_flits);
     bool found = false;
     for (unsigned i = 0; i < per_class && !found; ++i) {
       const unsigned vc = base + (vc_ptr_ + i) % per_class;
@@ -226,6 +225,7 @@ void Packetizer::inject(At at) {
     net_.packets.emplace_owned<MessageFields>(tx_flit_.packet, tx_hdr_);
     if (tx_hdr_.compressed && tx_wire_.empty())
       interfaces_.modelled_payloads[tx_flit_.packet] = tx_plain_;
+    if (tx_hdr_.multicast_headers) start_multicast();
     tx_flit_.length = tx_hdr_.length_flits;
     tx_flit_.dst = tx_hdr_.dst;
     tx_flit_.vc_class = tx_hdr_.vc_class;
@@ -237,13 +237,21 @@ void Packetizer::inject(At at) {
   }
   InjectionVc& vc = inj_vcs_[tx_vc_];
   if (vc.credits == 0) return;
-  // Send one flit: its slice of the wire words.
-  const std::uint32_t wpf = words_per_flit_;
-  const std::uint32_t first = tx_flit_.seq * wpf;
-  const std::uint32_t total = static_cast<std::uint32_t>(tx_wire_.size());
-  const std::uint32_t words = first >= total ? 0 : std::min(wpf, total - first);
-  tx_flit_.words = static_cast<std::uint8_t>(words);
-  for (std::uint32_t w = 0; w < words; ++w) tx_flit_.payload[w] = tx_wire_[first + w];
+  // Send one flit: a multicast message's header (headers > 0), or its slice of the wire words.
+  const unsigned headers = tx_hdr_.multicast_headers;
+  if (tx_flit_.seq < headers) {
+    tx_flit_.kind = FlitKind::multicast_header;
+    tx_flit_.dst = tx_dsts_[tx_flit_.seq];
+    tx_flit_.words = 0;
+  } else {
+    const std::uint32_t wpf = words_per_flit_;
+    const std::uint32_t first = (tx_flit_.seq - headers) * wpf;
+    const std::uint32_t total = static_cast<std::uint32_t>(tx_wire_.size());
+    const std::uint32_t words = first >= total ? 0 : std::min(wpf, total - first);
+    tx_flit_.words = static_cast<std::uint8_t>(words);
+    for (std::uint32_t w = 0; w < words; ++w) tx_flit_.payload[w] = tx_wire_[first + w];
+    if (headers) tx_flit_.kind = FlitKind::multicast_data;
+  }
   inj_->send(at, tx_flit_, vc.next_slot);
   --vc.credits;
   ++counters_.flits_injected;
@@ -252,10 +260,17 @@ void Packetizer::inject(At at) {
     tr_valid_ = true;
     tr_packet_ = packet_tag(tx_hdr_.packet_id);
   }
+  // Every header has left: the router may route them (delayed header routing).
+  if (headers && tx_flit_.seq + 1u == headers) inj_->raise_control_line(tx_vc_, at.now);
   if (!tx_flit_.is_tail()) {
     ++tx_flit_.seq;
     return;
   }
+  tx_flit_.kind = FlitKind::unicast;
+  end_packet();
+}
+
+inline void Packetizer::end_packet() {
   sending_ = cut_ = false;
   Message& m = source_queue_.front();
   m.next_word += tx_hdr_.packet_words;

@@ -121,6 +121,13 @@ void Reassembler::report(Tally& t) const {
   t.count("packets.measured_delivered", c.measured_delivered);
   t.count("flits.delivered", c.flits_delivered);
   t.distribution("latency_cycles", latency_);
+  if (multicast_) {
+    t.distribution("unicast.latency_cycles", latency_);
+    t.distribution("multicast.latency_cycles", multicast_latency_);
+    t.count("multicast.messages_delivered", c.multicast_delivered);
+    t.count("multicast.copies_delivered", c.multicast_copies);
+    t.count("multicast.copies_verified", c.multicast_copies_verified);
+  }
   t.distribution("network_latency_cycles", network_latency_);
   t.ratio("hops.mean", c.measured_hops, c.measured_delivered, 0.0);
   t.per_node_cycle("throughput.accepted_flits_per_node_cycle", c.window_app_flits_delivered);

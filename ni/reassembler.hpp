@@ -24,6 +24,10 @@ struct ReassemblerCounters {
   std::uint64_t window_app_flits_delivered = 0;
   std::uint64_t measured_delivered = 0, measured_hops = 0;
   std::uint64_t payload_errors = 0;  // synthetic payload words that arrived altered
+  // hardware multicast: copies taken here, those whose every word matched, and the messages
+  // whose last copy arrived here
+  std::uint64_t multicast_copies = 0, multicast_copies_verified = 0;
+  std::uint64_t multicast_delivered = 0;
 };
 
 // A message as the reassembler hands it to the core's side.
@@ -57,6 +61,8 @@ class Reassembler {
   void eject(At at);
 
   Cycle next_work_cycle() const { return ej_->next_flit_cycle(); }
+  // Receiving hardware multicast messages (the system's routers replicate them).
+  void enable_multicast() { multicast_ = true; }
   void prefetch() const {
     ej_->prefetch_arrivals();
     ej_buffer_.prefetch();
@@ -79,6 +85,10 @@ class Reassembler {
                        std::uint32_t first, std::uint32_t count, Cycle ready);
   void check_synthetic(const PacketHeader& h, const MessageFields& m, const std::uint32_t* words,
                        std::uint32_t first, std::uint32_t count);
+  // A data flit of a multicast message's copy (its payload checked); at the copy's tail, the
+  // message ends if this was its last copy.
+  template <class At>
+  void receive_multicast(At at, const Flit& f);
   void complete_message(NodeId src, std::uint32_t seq, ReceivedMessage&& m);
   // A compressed packet's flit: its stream is decoded when the tail is in.
   void receive_compressed(const Flit& f, const PacketHeader& h, const MessageFields& m, Cycle now);
@@ -99,6 +109,9 @@ class Reassembler {
   ReassemblerCounters counters_;
 
   std::vector<std::uint32_t> latency_, network_latency_;
+  std::vector<std::uint32_t> multicast_latency_;  // creation to the last copy's delivery
+  std::vector<bool> copy_altered_;                // per VC: the copy arriving on it
+  bool multicast_ = false;
   ArrivalWindow& arrivals_;
   InterfaceContext& interfaces_;
   TlmFrontEnd& front_end_;
@@ -125,6 +138,12 @@ void Reassembler::eject(At at) {
   while (ej_->flit_ready(at)) {
     const unsigned vc = ej_buffer_.arrive(*ej_);
     const Flit& f = ej_buffer_.front(vc);
+    if (f.kind != FlitKind::unicast) {
+      receive_multicast(at, f);
+      ej_->return_credit(at, f.vc);
+      ej_buffer_.pop(vc);
+      continue;
+    }
     PacketHeader& h = net_.packets[f.packet];
     const MessageFields& m = net_.packets.owned<MessageFields>(f.packet);
     if (f.is_head()) h.hops = f.hops;
@@ -156,6 +175,44 @@ void Reassembler::eject(At at) {
     ej_->return_credit(at, f.vc);
     ej_buffer_.pop(vc);
   }
+}
+
+template <class At>
+void Reassembler::receive_multicast(At at, const Flit& f) {
+  const Cycle now = at.now;
+  const PacketHeader& h = net_.packets[f.packet];
+  ++counters_.flits_delivered;
+  net_.count_flit_move(at);
+  if (in_window(now)) ++counters_.window_flits_delivered;
+  if (traced_) {
+    tr_valid_ = true;
+    tr_packet_ = packet_tag(h.packet_id);
+  }
+  if (copy_altered_.size() <= f.vc) copy_altered_.resize(f.vc + 1u, false);
+  const std::uint64_t errors = counters_.payload_errors;
+  check_.resize(f.words);
+  payload_->fill(h.packet_id, (f.seq - h.multicast_headers) * words_per_flit_, f.words, check_.data());
+  for (unsigned w = 0; w < f.words; ++w)
+    if (f.payload[w] != check_[w]) ++counters_.payload_errors;
+  if (counters_.payload_errors != errors) copy_altered_[f.vc] = true;
+  if (!f.is_tail()) return;
+  ++counters_.multicast_copies;
+  if (!copy_altered_[f.vc]) ++counters_.multicast_copies_verified;
+  copy_altered_[f.vc] = false;
+  if (in_window(now)) counters_.window_app_flits_delivered += f.length - h.multicast_headers;
+  const auto it = interfaces_.multicasts.find(f.packet);
+  if (--it->second.copies_left > 0) return;
+  // The last copy: the message is delivered.
+  ++counters_.multicast_delivered;
+  ++counters_.packets_delivered;
+  if (it->second.measured) {
+    ++counters_.measured_delivered;
+    multicast_latency_.push_back(static_cast<std::uint32_t>(now - it->second.created));
+    net_.measured_delivered(at);
+    if (now >= window_end_) net_.measured_delivered_late(at);
+  }
+  interfaces_.multicasts.erase(it);
+  net_.release_packet(at, f.packet);
 }
 
 }  // namespace collnoc

@@ -165,6 +165,22 @@ void validate(const TrafficParams& p) {
   check_range("traffic.packet_flits_min", p.packet_flits_min, P::packet_flits_bound_range);
   check_range("traffic.packet_flits_max", p.packet_flits_max, P::packet_flits_bound_range);
   check_range("traffic.hotspot_fraction", p.hotspot_fraction, P::hotspot_fraction_range);
+  check_range("traffic.multicast_fraction", p.multicast_fraction, P::multicast_fraction_range);
+  check_range("traffic.multicast_destinations_min", p.multicast_destinations_min,
+              P::multicast_destinations_range);
+  check_range("traffic.multicast_destinations_max", p.multicast_destinations_max,
+              P::multicast_destinations_range);
+  const auto& schemes = multicast_schemes();
+  if (std::find(schemes.begin(), schemes.end(), p.multicast_scheme) == schemes.end()) {
+    std::string allowed = "one of:";
+    for (const std::string& s : schemes) allowed += " " + s;
+    throw ParamError("traffic.multicast_scheme", p.multicast_scheme, allowed);
+  }
+}
+
+const std::vector<std::string>& multicast_schemes() {
+  static const std::vector<std::string> schemes{"hta"};
+  return schemes;
 }
 
 void validate(const TrafficParams& p, const Topology& topo) {
@@ -179,20 +195,44 @@ void validate(const TrafficParams& p, const Topology& topo) {
     if (n >= topo.num_endpoints())
       throw ParamError("traffic.hotspot_nodes", std::to_string(n),
                        "must be < " + std::to_string(topo.num_endpoints()) + " (node count)");
+  if (p.multicast() && p.multicast_destinations_min > p.multicast_destinations_max)
+    throw ParamError("traffic.multicast_destinations_min",
+                     std::to_string(p.multicast_destinations_min),
+                     "must be <= traffic.multicast_destinations_max = " +
+                         std::to_string(p.multicast_destinations_max));
+  if (p.multicast() && p.multicast_destinations_max >= topo.num_endpoints())
+    throw ParamError("traffic.multicast_destinations_max",
+                     std::to_string(p.multicast_destinations_max),
+                     "must be < " + std::to_string(topo.num_endpoints()) +
+                         " (node count: destinations are distinct and not the source)");
   make_traffic_pattern(topo, p);  // the pattern must fit the topology
   make_payload_generator(p.payload);  // a known generator, or a readable file
 }
 
 SyntheticSource::SyntheticSource(const TrafficParams& params, const TrafficPattern& pattern,
-                                 NodeId node, std::uint64_t seed)
+                                 NodeId node, unsigned nodes, std::uint64_t seed)
     : params_(params), pattern_(pattern), node_(node), rng_(hash64(seed, node)),
-      p_packet_(std::min(1.0, params.injection_rate / params.mean_packet_flits())) {
+      p_packet_(std::min(1.0, params.injection_rate / params.mean_packet_flits())), nodes_(nodes) {
   next_ = p_packet_ > 0.0 ? rng_.geometric(p_packet_) : kNever;
 }
 
 SyntheticSource::Packet SyntheticSource::take() {
   Packet p{};
-  p.dst = pattern_.destination(node_, rng_);
+  // (No draw for unicast-only traffic: its streams stay those of a build without multicast.)
+  if (params_.multicast() && rng_.uniform() < params_.multicast_fraction) {
+    const unsigned lo = params_.multicast_destinations_min, hi = params_.multicast_destinations_max;
+    const unsigned n = lo + static_cast<unsigned>(rng_.below(hi - lo + 1));
+    // n distinct nodes other than the source: the first n of a partial shuffle.
+    candidates_.clear();
+    for (NodeId d = 0; d < nodes_; ++d)
+      if (d != node_) candidates_.push_back(d);
+    for (unsigned i = 0; i < n; ++i)
+      std::swap(candidates_[i], candidates_[i + rng_.below(candidates_.size() - i)]);
+    p.multicast_dsts.assign(candidates_.begin(), candidates_.begin() + n);
+    p.dst = p.multicast_dsts[0];
+  } else {
+    p.dst = pattern_.destination(node_, rng_);
+  }
   p.flits = params_.variable_length()
                 ? params_.packet_flits_min +
                       static_cast<unsigned>(rng_.below(params_.packet_flits_max - params_.packet_flits_min + 1))

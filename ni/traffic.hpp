@@ -22,8 +22,16 @@ struct TrafficParams {
   std::vector<NodeId> hotspot_nodes{0};
   unsigned vc_class = 0;            // virtual network the synthetic packets use
   std::string payload = "random";   // payload generator (ni/payload.hpp) or file:PATH:TYPE
+  // Multicast (SPEC 5): the share of messages that go to a set of destinations (0: unicast
+  // only), drawn uniformly from [min, max] distinct nodes other than the source; how the
+  // network carries them (hta: the routers replicate them, see docs/hta.md).
+  double multicast_fraction = 0.0;
+  unsigned multicast_destinations_min = 8;
+  unsigned multicast_destinations_max = 32;
+  std::string multicast_scheme = "hta";
 
   bool variable_length() const { return packet_flits_min > 0 && packet_flits_max > 0; }
+  bool multicast() const { return multicast_fraction > 0.0; }
   double mean_packet_flits() const {
     return variable_length() ? 0.5 * (packet_flits_min + packet_flits_max) : packet_flits;
   }
@@ -32,6 +40,8 @@ struct TrafficParams {
   static constexpr UintRange packet_flits_range{1, 65535};
   static constexpr UintRange packet_flits_bound_range{0, 65535};  // min and max; 0 = fixed
   static constexpr RealRange hotspot_fraction_range{0.0, 1.0};
+  static constexpr RealRange multicast_fraction_range{0.0, 1.0};
+  static constexpr UintRange multicast_destinations_range{1, kU32Max};  // below the node count
   static constexpr UintRange hotspot_node_range{0, kU32Max};  // each; below the node count
 };
 
@@ -52,6 +62,8 @@ class TrafficPattern {
 using TrafficPatternEntry = Registered<
     std::function<std::unique_ptr<TrafficPattern>(const Topology&, const TrafficParams&)>>;
 const std::vector<TrafficPatternEntry>& traffic_patterns();
+// traffic.multicast_scheme's values.
+const std::vector<std::string>& multicast_schemes();
 std::unique_ptr<TrafficPattern> make_traffic_pattern(const Topology& topo, const TrafficParams& p);
 
 // Per-NI Bernoulli source. The gap to the next packet is drawn geometrically, so an NI knows when
@@ -60,12 +72,13 @@ std::unique_ptr<TrafficPattern> make_traffic_pattern(const Topology& topo, const
 class SyntheticSource {
  public:
   SyntheticSource(const TrafficParams& params, const TrafficPattern& pattern, NodeId node,
-                  std::uint64_t seed);
+                  unsigned nodes, std::uint64_t seed);
   Cycle next_cycle() const { return next_; }
   // Draws the packet due at next_cycle() and schedules the one after it.
   struct Packet {
     NodeId dst;
-    unsigned flits;
+    unsigned flits;  // (a multicast message's data flits)
+    std::vector<NodeId> multicast_dsts;  // empty: a unicast packet to dst
   };
   Packet take();
 
@@ -76,6 +89,8 @@ class SyntheticSource {
   Rng rng_;
   double p_packet_;
   Cycle next_ = kNever;
+  unsigned nodes_;
+  std::vector<NodeId> candidates_;  // (multicast destination draws)
 };
 
 }  // namespace collnoc

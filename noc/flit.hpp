@@ -32,6 +32,7 @@ struct PacketHeader {
   std::uint16_t hops = 0;           // router-to-router links traversed by the head (at delivery)
   std::uint8_t vc_class = 0;        // virtual network the packet travels in
   bool measured = false;            // created inside the measurement window
+  std::uint16_t multicast_headers = 0;  // a multicast message's header flits (0: unicast)
 };
 static_assert(sizeof(PacketHeader) == 24, "PacketHeader: its owner's fields fill the line");
 
@@ -43,6 +44,12 @@ inline std::uint32_t packet_tag(PacketId id) {
   return static_cast<std::uint32_t>((id >> 40) * 1000000u + (id & ((PacketId{1} << 40) - 1)) % 1000000u);
 }
 
+// What a flit is. A unicast packet is a head, body flits and a tail (by `seq`). A hardware
+// multicast message (HTA, SPEC 5) is its header flits, one destination each (`dst`), then its
+// data flits: `seq` numbers them all as the source sent them, so a branch that carries fewer
+// headers still ends on the flit with seq + 1 == length.
+enum class FlitKind : std::uint8_t { unicast, multicast_header, multicast_data };
+
 // A flit's sideband bits. In a buffer they sit apart from the payload (BufferSlot): a router
 // reads them every cycle and the payload only to pass it on.
 struct FlitHeader {
@@ -51,6 +58,7 @@ struct FlitHeader {
   NodeId dst = 0;
   std::uint16_t length = 1;   // flits in the packet
   std::uint8_t vc_class = 0;
+  FlitKind kind = FlitKind::unicast;
   std::uint16_t seq = 0;      // position in the packet, 0 = head
   std::uint8_t vc = 0;        // VC on the channel it currently travels
   std::uint8_t words = 0;     // valid payload words
@@ -58,7 +66,9 @@ struct FlitHeader {
                               // the header; counting in the header would touch it every hop)
   bool is_head() const { return seq == 0; }
   bool is_tail() const { return seq + 1 == length; }
+  bool is_multicast_header() const { return kind == FlitKind::multicast_header; }
 };
+static_assert(sizeof(FlitHeader) == 20, "FlitHeader: the kind fills a padding byte");
 
 // A flit as the NIs build and take it: the sidebands and the payload slice.
 struct Flit : FlitHeader {

@@ -161,6 +161,16 @@ class alignas(64) Link {
   std::size_t flits_in_flight(At) const { return arrivals_.size<At::kParallel>(); }
   // (Outside an evaluation: reports, the conservation check.)
   std::size_t flits_in_flight() const { return arrivals_.size<true>(); }
+
+  // One control line per VC beside the flits (HTA's delayed header routing, SPEC 5): the
+  // sender raises it when every header of the message it sends on that VC has been routed at
+  // its end; the receiver sees it `latency` cycles later and lowers it when the message has
+  // left its buffer. Lines exist once enable_control_lines() was called (multicast networks).
+  // (Multicast runs evaluate on one thread: plain stores.)
+  void enable_control_lines() { control_.assign(receiver_vcs_, kNever); }
+  void raise_control_line(unsigned vc, Cycle now) { control_[vc] = now + arrivals_.latency(); }
+  bool control_line_high(unsigned vc, Cycle now) const { return control_[vc] <= now; }
+  void lower_control_line(unsigned vc) { control_[vc] = kNever; }
   const LinkParams& params() const { return params_; }
 
  private:
@@ -194,6 +204,7 @@ class alignas(64) Link {
   std::uint8_t payload_words_ = 0;            // the receiver's payload words per slot
   unsigned receiver_vcs_ = 0, sender_vcs_ = 0, sender_credits_per_vc_ = 0;  // wiring checks
   unsigned sender_payload_words_ = 0;
+  std::vector<Cycle> control_;  // per VC: the cycle its control line is high from
   std::string name_;
   LinkParams params_;
 };

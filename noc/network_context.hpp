@@ -23,6 +23,8 @@ struct RouterScratch {
   unsigned switch_requests = 0;           // input VCs in sw_requests
   SwitchGrants sw_grants;
   std::vector<unsigned> routing_vcs;      // input VCs waiting for an output VC
+  std::uint64_t multicast_inputs = 0;     // ports a multicast message used this cycle
+  std::uint64_t multicast_outputs = 0;
 
   void reserve(std::size_t room) {
     vc_requests.reserve(room);

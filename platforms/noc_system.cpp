@@ -24,7 +24,10 @@ NocSystem::NocSystem(sc_module_name name, std::unique_ptr<Topology> topology,
     routing_ = make_routing(params_.routing, topo, params_.router.vcs_per_class());
     check_vc_realloc(params_.router, *routing_, params_.routing);
   }
-  clock_.set_threads(params_.threads ? params_.threads : automatic_threads());
+  // (Copies of a multicast message end at NIs all over the network, in one table: one thread.)
+  clock_.set_threads(params_.router.hta.enabled ? 1
+                     : params_.threads          ? params_.threads
+                                                : automatic_threads());
 
   clock_.set_after_parallel([this] { net_.after_parallel(); });
   for (RouterId r = 0; r < topo.num_routers(); ++r) {
@@ -57,6 +60,16 @@ NocSystem::NocSystem(sc_module_name name, std::unique_ptr<Topology> topology,
     routers_[r]->connect_output(port, ej, params_.ni.ejection_buffer(params_.router), false);
     ni.connect(inj, ej);
   }
+  if (params_.router.hta.enabled) {
+    const auto* cube = dynamic_cast<const KaryNCube*>(&topo);
+    if (!cube)
+      throw ParamError("topology.kind", topo.kind(),
+                       "hardware multicast (traffic.multicast_scheme = hta) routes header flits "
+                       "on a mesh or torus");
+    header_routing_ = std::make_unique<HeaderRouting>(*cube);
+    for (auto& r : routers_) r->enable_multicast(*header_routing_);
+    for (auto& ni : nis_) ni->enable_multicast();
+  }
 }
 
 NocSystem::~NocSystem() = default;
@@ -76,6 +89,32 @@ void check_whole_packets(const SystemParams& params, unsigned packet_flits,
     throw ParamError("router.buffer_flits", std::to_string(params.router.buffer_flits), rule);
   if (params.ni.ejection_buffer(params.router) < packet_flits)
     throw ParamError("ni.ejection_buffer_flits", std::to_string(params.ni.ejection_buffer_flits), rule);
+}
+
+void check_multicast(const SystemParams& params, const Topology& topo,
+                     const TrafficParams& traffic) {
+  const bool hta = traffic.multicast() && traffic.multicast_scheme == "hta";
+  if (hta != params.router.hta.enabled)  // (derive_params sets one from the other)
+    throw std::logic_error("hta.enabled does not follow traffic.multicast_scheme");
+  if (!hta) return;
+  if (!dynamic_cast<const KaryNCube*>(&topo))
+    throw ParamError("topology.kind", topo.kind(),
+                     "hardware multicast (traffic.multicast_scheme = hta) routes header flits "
+                     "on a mesh or torus");
+  if (params.router.vc_classes < 2)
+    throw ParamError("router.vc_classes", std::to_string(params.router.vc_classes),
+                     "hardware multicast needs >= 2: its messages take the last class, unicast "
+                     "the others (SPEC 5: 3 + 3 VCs, router.vcs = 6, router.vc_classes = 2)");
+  const unsigned data = traffic.variable_length() ? traffic.packet_flits_max : traffic.packet_flits;
+  const unsigned message = traffic.multicast_destinations_max + data;
+  const std::string rule = "a VC holds a whole multicast message (SPEC 5): >= " +
+                           std::to_string(message) + " flits (traffic.multicast_destinations_max " +
+                           "header flits + " + std::to_string(data) + " data flits)";
+  if (params.router.buffer_flits < message)
+    throw ParamError("router.buffer_flits", std::to_string(params.router.buffer_flits), rule);
+  if (params.ni.ejection_buffer(params.router) < data)
+    throw ParamError("ni.ejection_buffer_flits", std::to_string(params.ni.ejection_buffer_flits),
+                     "a multicast copy's data flits must fit: >= " + std::to_string(data));
 }
 
 void validate(const SystemParams& p) {
@@ -105,11 +144,13 @@ void NocSystem::attach_traffic(const TrafficParams& traffic, std::uint64_t seed)
   check_whole_packets(params_,
                       traffic.variable_length() ? traffic.packet_flits_max : traffic.packet_flits,
                       traffic.variable_length() ? "traffic.packet_flits_max" : "traffic.packet_flits");
+  check_multicast(params_, *topology_, traffic);
   traffic_ = traffic;
   pattern_ = make_traffic_pattern(*topology_, traffic_);
   payload_ = make_payload_generator(traffic_.payload);
-  for (auto& ni : nis_) ni->set_traffic(traffic_, *pattern_, *payload_, seed);
-  if (params_.waves != WaveMode::off)
+  for (auto& ni : nis_)
+    ni->set_traffic(traffic_, *pattern_, *payload_, topology_->num_endpoints(), seed);
+  if (params_.waves != WaveMode::off && !params_.router.hta.enabled)
     clock_.set_wave_rows(wave_rows(), params_.waves == WaveMode::on);
 }
 
@@ -166,6 +207,18 @@ std::uint64_t NocSystem::flits_in_network() const {
   std::uint64_t n = 0;
   for (const auto& r : routers_) n += r->buffered_flits();
   for (const Link& l : links_) n += l.flits_in_flight();
+  return n;
+}
+
+std::uint64_t NocSystem::flits_replicated() const {
+  std::uint64_t n = 0;
+  for (const auto& r : routers_) n += r->flits_replicated();
+  return n;
+}
+
+std::uint64_t NocSystem::headers_consumed() const {
+  std::uint64_t n = 0;
+  for (const auto& r : routers_) n += r->headers_consumed();
   return n;
 }
 

@@ -40,6 +40,11 @@ void validate(const SystemParams& p);
 // What sim.threads = 0 means on this machine: 2 threads if it has 2 or more cores, else 1.
 unsigned automatic_threads();
 
+// Hardware multicast (traffic.multicast_scheme = hta, params.router.hta.enabled): header
+// routing needs a mesh or torus, a VC class of its own, and VCs that hold a whole message
+// (SPEC 5). Throws ParamError naming the key at fault.
+void check_multicast(const SystemParams& params, const Topology& topo, const TrafficParams& traffic);
+
 // VCT and store-and-forward move whole packets: every buffer must hold the longest one
 // (`packet_flits`, named by `why`). Throws ParamError.
 void check_whole_packets(const SystemParams& params, unsigned packet_flits, const std::string& why);
@@ -86,6 +91,10 @@ class NocSystem : public sc_core::sc_module {
 
   // Flits physically present in router buffers and on links.
   std::uint64_t flits_in_network() const;
+  // Flits the network made and ended itself (multicast: copies beyond the first, headers
+  // consumed at their destinations): injected + replicated = delivered + consumed + present.
+  std::uint64_t flits_replicated() const;
+  std::uint64_t headers_consumed() const;
   // One line per blocked buffer (deadlock diagnosis), at most `max_lines`.
   std::string describe_blocked(std::size_t max_lines = 64) const;
   void finish();  // close the time integrals of every block at the current cycle
@@ -112,6 +121,7 @@ class NocSystem : public sc_core::sc_module {
   NetworkContext net_{sizeof(MessageFields)};  // the NIs keep their fields beside each header
   InterfaceContext interfaces_{net_};
   std::unique_ptr<RoutingFunction> routing_;
+  std::unique_ptr<HeaderRouting> header_routing_;  // multicast networks
   // The routers, links and NIs in the network's state memory (NetworkContext::state).
   std::vector<StateMemory::Owned<Router>> routers_;
   std::pmr::deque<Link> links_{net_.state.resource()};

@@ -20,6 +20,10 @@ void derive_params(RunConfig& rc) {
   rc.firmware.neighbour_cost = neighbour_message_cost(rc.platform.system);
   rc.firmware.protocol.mpb_bytes = platform_mpb_bytes(rc.platform);
   if (rc.firmware.grid.empty()) rc.firmware.grid = default_application_grid(rc.platform.name);
+  // Hardware multicast: the routers replicate (SPEC 5), with the run's seed for their ties.
+  HtaParams& hta = rc.platform.system.router.hta;
+  hta.enabled = rc.synthetic() && rc.traffic.multicast() && rc.traffic.multicast_scheme == "hta";
+  hta.seed = rc.run.seed;
 }
 
 MemoryEstimate estimate_run_memory(const RunConfig& rc) {
@@ -91,6 +95,7 @@ void check_buildable(const RunConfig& rc) {
     const bool variable = rc.traffic.variable_length();
     check_whole_packets(sys, variable ? rc.traffic.packet_flits_max : rc.traffic.packet_flits,
                         variable ? "traffic.packet_flits_max" : "traffic.packet_flits");
+    check_multicast(sys, *topo, rc.traffic);
   } else {
     if (rc.firmware.protocol.name == "mpb" && rc.firmware.protocol.mpb_bytes == 0)
       throw ParamError("msg.protocol", "mpb",

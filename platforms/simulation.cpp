@@ -222,13 +222,15 @@ void Simulation::gather(RunOutcome& out, double wall_seconds, bool completed) co
   const double nodes = static_cast<double>(sys_.num_nis());
 
   // Conservation: every flit that left an NI was delivered or is still in a buffer or on a link.
+  // (Multicast: the routers' copies add flits, headers consumed at their destinations end.)
   const std::uint64_t present = sys_.flits_in_network();
-  const std::uint64_t injected = t.total("flits.injected"), delivered = t.total("flits.delivered");
+  const std::uint64_t injected = t.total("flits.injected") + sys_.flits_replicated();
+  const std::uint64_t delivered = t.total("flits.delivered") + sys_.headers_consumed();
   if (out.status == RunStatus::ok && injected != delivered + present) {
     out.status = RunStatus::conservation_error;
     out.diagnosis = "flit conservation violated: injected " + std::to_string(injected) +
-                    " != delivered " + std::to_string(delivered) + " + in network " +
-                    std::to_string(present);
+                    " (with copies) != delivered " + std::to_string(delivered) +
+                    " (with consumed headers) + in network " + std::to_string(present);
   }
   const std::uint64_t payload_errors = sys_.payload_errors();
   if (out.status == RunStatus::ok && payload_errors > 0) {

@@ -231,6 +231,7 @@ std::vector<KeySpec> build_schema() {
   const auto switching = named_by_to_string<Switching>(
       {Switching::wormhole, Switching::virtual_cut_through, Switching::store_and_forward});
   const auto vc_realloc = named_by_to_string(vc_realloc_modes());
+  const auto header_timing = named_by_to_string(header_timings());
   const Names<CompressedSize> size_modes{{"real", CompressedSize::real},
                                          {"fixed_ratio", CompressedSize::fixed_ratio}};
   const Names<WaveMode> wave_modes{
@@ -344,6 +345,26 @@ std::vector<KeySpec> build_schema() {
                COLLNOC_FIELD(traffic.hotspot_fraction)),
       list_key("traffic.hotspot_nodes", T::uint_list, Traffic::hotspot_node_range, "nodes",
                "hotspot pattern: the hotspot nodes", COLLNOC_FIELD(traffic.hotspot_nodes)),
+      real_key("traffic.multicast_fraction", Traffic::multicast_fraction_range, "",
+               "synthetic traffic: share of messages sent to a set of destinations (multicast); "
+               "0 = unicast only",
+               COLLNOC_FIELD(traffic.multicast_fraction)),
+      uint_key("traffic.multicast_destinations_min", Traffic::multicast_destinations_range,
+               "nodes", "multicast: fewest destinations of a message (distinct, not the source)",
+               COLLNOC_FIELD(traffic.multicast_destinations_min)),
+      uint_key("traffic.multicast_destinations_max", Traffic::multicast_destinations_range,
+               "nodes", "multicast: most destinations of a message (below the node count)",
+               COLLNOC_FIELD(traffic.multicast_destinations_max)),
+      enum_key("traffic.multicast_scheme",
+               "how multicast messages travel: hta (routers replicate them, SPEC 5)",
+               [] { return multicast_schemes(); }, COLLNOC_FIELD(traffic.multicast_scheme)),
+      enum_key("hta.header_routing",
+               "multicast header flits at the next router: delayed (once every header of the "
+               "message is routed here) or immediate",
+               names_allowed(header_timing),
+               enum_field([](RunConfig& c) -> auto& {
+                 return c.platform.system.router.hta.header_routing;
+               }, header_timing)),
 
       enum_key("workload.kind", "synthetic traffic, or the firmware program every core runs",
                workload_names, COLLNOC_FIELD(workload_kind)),

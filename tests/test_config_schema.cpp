@@ -50,6 +50,12 @@ void set_companions(RunConfig& rc, const std::string& key, const ConfigValue& v)
     set(rc, "topology.kind", std::string("hdn"));
     set(rc, "routing.algorithm", std::string("hdn"));
   }
+  // Multicast traffic needs routers that replicate: a class of VCs for it, VCs for a message.
+  if (key == "traffic.multicast_fraction") {
+    set(rc, "router.vcs", std::uint64_t{6});
+    set(rc, "router.vc_classes", std::uint64_t{2});
+    set(rc, "router.buffer_flits", std::uint64_t{64});
+  }
   // A collective workload names its collective.
   if (key == "workload.kind" && s && *s == "collective")
     set(rc, "workload.collective", std::string("barrier"));

@@ -292,7 +292,7 @@ TEST_CASE("registries: a traffic pattern is a class and a line", "[registry]") {
   tp.pattern = "next_node";
   auto pattern = lookup(table, tp.pattern, "traffic.pattern").make(mesh, tp);
   // The NI's packet source draws its destinations from it.
-  SyntheticSource source(tp, *pattern, 15, 1);
+  SyntheticSource source(tp, *pattern, 15, 16, 1);
   for (int i = 0; i < 5; ++i) CHECK(source.take().dst == 0);
 }
 

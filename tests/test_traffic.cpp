@@ -90,7 +90,7 @@ TEST_CASE("synthetic source: offered load matches the injection rate", "[traffic
   p.packet_flits_min = 1;
   p.packet_flits_max = 5;
   auto pat = make_traffic_pattern(m, p);
-  SyntheticSource src(p, *pat, 3, 11);
+  SyntheticSource src(p, *pat, 3, 16, 11);
   std::uint64_t flits = 0;
   while (src.next_cycle() < 200000) flits += src.take().flits;
   CHECK(flits / 200000.0 == Approx(0.3).epsilon(0.03));

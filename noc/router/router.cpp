@@ -26,6 +26,15 @@ const char* to_string(VcRealloc r) {
   return "?";
 }
 
+const char* to_string(HeaderTiming t) {
+  return t == HeaderTiming::delayed ? "delayed" : "immediate";
+}
+
+const std::vector<HeaderTiming>& header_timings() {
+  static const std::vector<HeaderTiming> timings{HeaderTiming::delayed, HeaderTiming::immediate};
+  return timings;
+}
+
 const std::vector<VcRealloc>& vc_realloc_modes() {
   static const std::vector<VcRealloc> modes{VcRealloc::automatic, VcRealloc::tail,
                                             VcRealloc::empty};
@@ -114,6 +123,19 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
   set_prefetch_region(vc_alloc_.get(), in_vcs_ + n_vcs);
 }
 
+void Router::enable_multicast(const HeaderRouting& headers) {
+  if (!params_.hta.enabled || params_.vc_classes < 2)
+    throw std::logic_error("router: multicast needs hta.enabled and a class for it");
+  header_routing_ = &headers;
+  multicast_class_ = static_cast<std::uint8_t>(params_.vc_classes - 1);
+  const std::size_t n_vcs = static_cast<std::size_t>(ports_) * vcs_;
+  mc_.assign(n_vcs, MulticastVc{});
+  mc_out_vc_.assign(n_vcs * ports_, 0);
+  tie_rng_.reseed(hash64(params_.hta.seed, id_));
+  for (unsigned p = 0; p < ports_; ++p)
+    if (in_links_[p]) in_links_[p]->enable_control_lines();
+}
+
 void Router::connect_input(unsigned port, Link& link) {
   check_port(port);
   in_links_[port] = &link;
@@ -128,6 +150,8 @@ void Router::connect_output(unsigned port, Link& link, unsigned downstream_buffe
   OutputPort& o = out(port);
   o.link = &link;
   o.to_router = to_router;
+  if (out_depth_.empty()) out_depth_.assign(ports_, 0);
+  out_depth_[port] = static_cast<std::uint16_t>(downstream_buffer_flits);
   link.attach_sender(this, port, vcs_, downstream_buffer_flits, flit_words_);
   const std::uint32_t empty_realloc = to_router ? empty_realloc_to_router_ : empty_realloc_to_ni_;
   for (unsigned v = 0; v < vcs_; ++v) {
@@ -138,6 +162,7 @@ void Router::connect_output(unsigned port, Link& link, unsigned downstream_buffe
 }
 
 void Router::start_head(unsigned ivc_index, const Arrival& head, Cycle arrived, Cycle earliest) {
+  if (head.vc_class == multicast_class_) return start_multicast(ivc_index);
   InputVc& ivc = in_vcs_[ivc_index];
   ivc.state = VcState::routing;
   ++routing_count_;
@@ -216,8 +241,12 @@ __attribute__((flatten)) void Router::cycle(At at) {
   max_buffered_ = std::max(max_buffered_, buffered_);
   if (buffered_ > 0) {
     RouterScratch& s = net_.router_scratch(at);
+    const bool multicast = multicast_vcs_ > 0;
+    if (multicast) move_multicast(at, s);
     collect_requests(at, s);
     if (!s.routing_vcs.empty()) allocate_vcs(at, s);
+    if (multicast && (s.multicast_inputs | s.multicast_outputs))
+      withdraw_requests(at.thread(), s);
     if (s.switch_requests > 0) {
       allocate_switch(at, s);
       traverse(at, s);
@@ -408,6 +437,192 @@ void Router::traverse(At at, RouterScratch& s) {
   }
 }
 
+void Router::start_multicast(unsigned i) {
+  in_vcs_[i].state = VcState::multicast;
+  ++multicast_vcs_;
+  mc_[i] = MulticastVc{};
+}
+
+template <class At>
+void Router::take_front(At at, unsigned i) {
+  InputVc& ivc = in_vcs_[i];
+  const unsigned port = port_of_[i];
+  pop(ivc);
+  --buffered_;
+  if (ivc.count == 0) nonempty_[i >> 6] &= ~(std::uint64_t{1} << (i & 63));
+  in_links_[port]->return_credit(at, static_cast<std::uint8_t>(i - port * vcs_));
+}
+
+template <class At>
+void Router::move_multicast(At at, RouterScratch& s) {
+  s.multicast_inputs = s.multicast_outputs = 0;
+  mc_order_.clear();
+  for_each_nonempty([&](unsigned i) {
+    if (in_vcs_[i].state == VcState::multicast) mc_order_.push_back(i);
+  });
+  if (mc_order_.empty()) return;
+  // Round-robin among the multicast VCs for the crossbar's ports.
+  const std::size_t n = mc_order_.size(), first = multicast_rr_++ % n;
+  for (std::size_t k = 0; k < n; ++k) {
+    const unsigned i = mc_order_[(first + k) % n];
+    if ((s.multicast_inputs >> port_of_[i]) & 1u) continue;  // its input port sent already
+    if (front(i).flit.is_multicast_header()) route_header(at, i, s);
+    else copy_data(at, i, s);
+  }
+}
+
+template <class At>
+bool Router::route_header(At at, unsigned i, RouterScratch& s) {
+  const Cycle now = at.now;
+  const BufferSlot& slot = front(i);
+  const FlitHeader f = slot.flit;
+  MulticastVc& m = mc_[i];
+  const unsigned in_port = port_of_[i], in_vc = i - in_port * vcs_;
+  if (slot.arrived + hop_latency_cycles_ - 1 > now) return false;  // the routing pipeline
+  if (params_.hta.header_routing == HeaderTiming::delayed &&
+      !in_links_[in_port]->control_line_high(in_vc, now))
+    return false;  // upstream still routes headers of this message
+  // Ports with a free multicast VC: free, and empty downstream (a VC holds one message).
+  const unsigned base = multicast_class_ * vcs_per_class_;
+  std::uint64_t free = 0;
+  for (unsigned p = 0; p < ports_; ++p) {
+    if (!out(p).link) continue;
+    for (unsigned v = base; v < base + vcs_per_class_; ++v) {
+      const OutputVc& ov = out_vc(p, v);
+      if (ov.owner < 0 && ov.credits == out_depth_[p]) {
+        free |= std::uint64_t{1} << p;
+        break;
+      }
+    }
+  }
+  const HeaderDecision d = header_routing_->route(HeaderRoutingInput{
+      id_, f.dst, m.outputs, free, static_cast<std::uint32_t>(tie_rng_.next() >> 32)});
+  if (d.action == HeaderDecision::Action::blocked) {
+    if (m.blocked_since == kNever) m.blocked_since = now;
+    ++mc_counters_.blocked_header_cycles;
+    return false;
+  }
+  const unsigned p = d.port;
+  const std::uint64_t bit = std::uint64_t{1} << p;
+  const bool consume = d.action == HeaderDecision::Action::consume;
+  // A forwarded header crosses the switch: its output must be free of other copies this cycle.
+  if (!consume && (s.multicast_outputs & bit)) return false;
+  if (!(m.outputs & bit)) {  // a VC on a new output for this message
+    unsigned v = base;
+    while (out_vc(p, v).owner >= 0 || out_vc(p, v).credits != out_depth_[p]) ++v;
+    out_vc(p, v).owner = static_cast<std::int16_t>(i);
+    mc_out_vc_[i * ports_ + p] = static_cast<std::uint8_t>(v);
+    m.outputs |= bit;
+    hold(p, now);
+  }
+  m.blocked_since = kNever;
+  ++mc_counters_.headers_routed;
+  if (consume) {
+    ++mc_counters_.consumed;
+  } else {
+    OutputPort& o = out(p);
+    const std::uint8_t v = mc_out_vc_[i * ports_ + p];
+    OutputVc& ov = out_vc(p, v);
+    o.link->forward(at, f, payload_of(slot), v, static_cast<std::uint16_t>(f.hops + o.to_router),
+                    ov.next_slot);
+    --ov.credits;
+    ++o.flits;
+    net_.count_flit_move(at);
+    s.multicast_outputs |= bit;
+    s.multicast_inputs |= std::uint64_t{1} << in_port;
+  }
+  take_front(at, i);
+  if (params_.hta.header_routing == HeaderTiming::delayed &&
+      (in_vcs_[i].count == 0 || !front(i).flit.is_multicast_header()))
+    signal_headers_routed(at, i);
+  return true;
+}
+
+template <class At>
+void Router::signal_headers_routed(At at, unsigned i) {
+  MulticastVc& m = mc_[i];
+  if (m.signalled) return;
+  m.signalled = true;
+  for (std::uint64_t bits = m.outputs; bits; bits &= bits - 1) {
+    const unsigned p = static_cast<unsigned>(__builtin_ctzll(bits));
+    if (out(p).to_router) out(p).link->raise_control_line(mc_out_vc_[i * ports_ + p], at.now);
+  }
+}
+
+template <class At>
+bool Router::copy_data(At at, unsigned i, RouterScratch& s) {
+  const Cycle now = at.now;
+  MulticastVc& m = mc_[i];
+  if (params_.hta.header_routing == HeaderTiming::delayed) signal_headers_routed(at, i);
+  // Lockstep: every allocated output free this cycle and with a credit, or no copy at all.
+  if (m.outputs & s.multicast_outputs) return false;
+  for (std::uint64_t bits = m.outputs; bits; bits &= bits - 1) {
+    const unsigned p = static_cast<unsigned>(__builtin_ctzll(bits));
+    if (out_vc(p, mc_out_vc_[i * ports_ + p]).credits == 0) return false;
+  }
+  const BufferSlot& slot = front(i);
+  const FlitHeader f = slot.flit;
+  unsigned copies = 0;
+  for (std::uint64_t bits = m.outputs; bits; bits &= bits - 1) {
+    const unsigned p = static_cast<unsigned>(__builtin_ctzll(bits));
+    OutputPort& o = out(p);
+    const std::uint8_t v = mc_out_vc_[i * ports_ + p];
+    OutputVc& ov = out_vc(p, v);
+    o.link->forward(at, f, payload_of(slot), v, f.hops, ov.next_slot);
+    --ov.credits;
+    ++o.flits;
+    net_.count_flit_move(at);
+    ++copies;
+    if (f.is_tail()) {
+      ov.owner = -1;
+      release(p, now);
+    }
+  }
+  mc_counters_.replicated += copies - 1;
+  s.multicast_outputs |= m.outputs;
+  const unsigned in_port = port_of_[i];
+  s.multicast_inputs |= std::uint64_t{1} << in_port;
+  take_front(at, i);
+  if (f.is_tail()) {
+    InputVc& ivc = in_vcs_[i];
+    in_links_[in_port]->lower_control_line(i - in_port * vcs_);
+    ivc.state = VcState::idle;
+    --multicast_vcs_;
+    if (ivc.count > 0) {  // the next message (or packet) is queued behind
+      const BufferSlot& next = front(i);
+      start_head(i, Arrival::of(next.flit), next.arrived, now + 1);
+    }
+  }
+  return true;
+}
+
+void Router::withdraw_requests(unsigned thread, RouterScratch& s) {
+  SwitchRequests& req = s.sw_requests;
+  unsigned left = 0;
+  for (std::uint64_t ports = req.ports; ports; ports &= ports - 1) {
+    const unsigned p = static_cast<unsigned>(__builtin_ctzll(ports));
+    if ((s.multicast_inputs >> p) & 1u) {
+      req.vcs[p] = 0;
+      continue;
+    }
+    for (std::uint32_t vcs = req.vcs[p]; vcs; vcs &= vcs - 1) {
+      const unsigned v = static_cast<unsigned>(__builtin_ctz(vcs));
+      const unsigned index = p * vcs_ + v;
+      if ((s.multicast_outputs >> req.out_port[index]) & 1u) {
+        req.vcs[p] &= ~(std::uint32_t{1} << v);
+        count_contention(index, req.out_port[index], thread);
+      } else {
+        ++left;
+      }
+    }
+  }
+  for (std::uint64_t ports = req.ports; ports; ports &= ports - 1) {
+    const unsigned p = static_cast<unsigned>(__builtin_ctzll(ports));
+    if (req.vcs[p] == 0) req.ports &= ~(std::uint64_t{1} << p);
+  }
+  s.switch_requests = left;
+}
+
 void Router::prefetch() const {
   __builtin_prefetch(out_);
   std::uint64_t flits, credits;
@@ -472,6 +687,12 @@ void Router::report(Tally& t, const Topology& topo) const {
   t.average("routers.buffer_occupancy_mean_flits",
             cycles ? static_cast<double>(occupancy_flit_cycles(cycles)) / cycles : 0.0);
   t.maximum("routers.buffer_occupancy_max_flits", std::uint64_t{max_buffered_});
+  if (header_routing_) {
+    t.count("hta.headers_routed", mc_counters_.headers_routed);
+    t.count("hta.headers_consumed", mc_counters_.consumed);
+    t.count("hta.flits_replicated", mc_counters_.replicated);
+    t.count("hta.blocked_header_cycles", mc_counters_.blocked_header_cycles);
+  }
 }
 
 void Router::describe_blocked(std::ostream& os, const Topology& topo) const {
@@ -487,6 +708,11 @@ void Router::describe_blocked(std::ostream& os, const Topology& topo) const {
       os << " waits for an output VC on";
       const RouteResult& route = routes_[i].route;
       for (unsigned c = 0; c < route.size(); ++c) os << " " << topo.port_name(route[c].port);
+    } else if (ivc.state == VcState::multicast) {
+      os << " multicast, outputs";
+      for (unsigned p = 0; p < ports_; ++p)
+        if ((mc_[i].outputs >> p) & 1u) os << " " << topo.port_name(p);
+      if (mc_[i].blocked_since != kNever) os << ", header blocked since cycle " << mc_[i].blocked_since;
     } else if (ivc.state == VcState::active) {
       const OutputVc& ov = out_vc(ivc.out_port, ivc.out_vc);
       os << " holds output " << topo.port_name(ivc.out_port) << " vc " << unsigned(ivc.out_vc)

@@ -23,7 +23,9 @@
 #include "noc/sim/clocked_block.hpp"
 #include "noc/link.hpp"
 #include "noc/network_context.hpp"
+#include "noc/random.hpp"
 #include "noc/report.hpp"
+#include "noc/routing/header_routing.hpp"
 #include "noc/routing/routing.hpp"
 
 namespace collnoc {
@@ -37,6 +39,23 @@ enum class VcRealloc : std::uint8_t {
 const char* to_string(VcRealloc r);
 const std::vector<VcRealloc>& vc_realloc_modes();
 
+// When a multicast header flit may be routed at the next router (SPEC 5).
+enum class HeaderTiming : std::uint8_t {
+  delayed,    // once every header of its message has been routed here (the VC's control line)
+  immediate,  // as soon as it is at the front of its VC
+};
+const char* to_string(HeaderTiming t);
+const std::vector<HeaderTiming>& header_timings();
+
+// Hardware tree-based multicast (HTA, SPEC 5): the router replicates the messages of its last
+// VC class. Switched on by the system (traffic.multicast_scheme = hta), which also gives the
+// routers their header routing (Router::enable_multicast).
+struct HtaParams {
+  bool enabled = false;
+  HeaderTiming header_routing = HeaderTiming::delayed;  // hta.header_routing
+  std::uint64_t seed = 1;  // the routers' tie-break generators (from sim.seed)
+};
+
 struct RouterParams {
   unsigned vcs = 4;                 // virtual channels per input port
   unsigned vc_classes = 1;          // virtual networks; each gets vcs / vc_classes VCs
@@ -49,6 +68,7 @@ struct RouterParams {
   // Payload words a flit carries: what each buffer slot holds (1..kMaxFlitWords). Not a key
   // of its own: the system sets it from the NIs' flit width (ni.flit_width_bits / 32).
   unsigned flit_words = kMaxFlitWords;
+  HtaParams hta;
 
   unsigned vcs_per_class() const { return vcs / vc_classes; }
 
@@ -76,6 +96,9 @@ class Router : public Clocked<Router> {
  public:
   Router(sc_core::sc_module_name name, Clock& clock, RouterId id, unsigned ports,
          const RouterParams& params, const RoutingFunction& routing, NetworkContext& net);
+  // Makes the VCs of the last class replicating (params.hta.enabled): their messages' header
+  // flits are routed by `headers`. Call after wiring.
+  void enable_multicast(const HeaderRouting& headers);
 
   // Wiring. An input link brings flits into `port`; an output link takes them to a router
   // (`to_router`: counts a hop) or to an NI, whose buffers are `downstream_buffer_flits` per VC.
@@ -85,6 +108,10 @@ class Router : public Clocked<Router> {
   RouterId id() const { return id_; }
   unsigned ports() const { return ports_; }
   const RouterParams& params() const { return params_; }
+  // Multicast: flit copies the crossbar made beyond the one it received, and header flits
+  // consumed here (their destination is this node) (flit conservation counts both).
+  std::uint64_t flits_replicated() const { return mc_counters_.replicated; }
+  std::uint64_t headers_consumed() const { return mc_counters_.consumed; }
   OutputCounters output_counters(unsigned port) const {
     return OutputCounters{out(port).flits, stats_[port].busy_cycles, stats_[port].contention_events};
   }
@@ -113,7 +140,9 @@ class Router : public Clocked<Router> {
   void prefetch() const override;
 
  private:
-  enum class VcState : std::uint8_t { idle, routing, active };
+  // multicast: a message of the multicast class (its headers routed one by one, its data
+  // replicated onto every output allocated to it: move_multicast).
+  enum class VcState : std::uint8_t { idle, routing, active, multicast };
   // An input VC: the state of the packet at its front and a ring over its share of the
   // router's slots (slots_[index * buffer_flits ...]; the upstream sender writes them, see
   // Link). 16 bytes, four to a cache line: an evaluation reads every VC holding flits, and a
@@ -156,6 +185,16 @@ class Router : public Clocked<Router> {
   struct OutputStats {
     std::uint64_t busy_cycles = 0, contention_events = 0;
   };
+  // A multicast message at the front of an input VC: the outputs allocated to it here (and
+  // their VCs, in mc_out_vc_), and what delayed header routing and deadlock detection need.
+  struct MulticastVc {
+    std::uint64_t outputs = 0;
+    Cycle blocked_since = kNever;  // its front header could not be routed since
+    bool signalled = false;        // control lines raised downstream: all headers routed here
+  };
+  struct MulticastCounters {
+    std::uint64_t replicated = 0, consumed = 0, headers_routed = 0, blocked_header_cycles = 0;
+  };
   struct PortTrace {  // what a VCD shows per port
     bool out_valid = false;
     unsigned out_packet = 0;
@@ -178,6 +217,27 @@ class Router : public Clocked<Router> {
   // credits that have come back into their output VCs.
   template <class At>
   __attribute__((always_inline)) inline void receive(At at);
+  // Stage 2 for the multicast VCs, before the others (a copy needs all its outputs in one
+  // cycle: with equal priority a busy output would hold it back for ever): each routes its
+  // front header (HeaderRouting) or, all headers routed, copies its front data flit onto every
+  // output allocated to it. Ports it uses are in s.multicast_inputs/outputs. Out of line: the
+  // unicast cycle does not carry it.
+  template <class At>
+  [[gnu::noinline]] void move_multicast(At at, RouterScratch& s);
+  template <class At>
+  bool route_header(At at, unsigned i, RouterScratch& s);
+  template <class At>
+  bool copy_data(At at, unsigned i, RouterScratch& s);
+  // The switch requests whose input or output port a multicast message took this cycle are
+  // withdrawn (contention, for an output).
+  void withdraw_requests(unsigned thread, RouterScratch& s);
+  // Delayed header routing: every header of VC i's message is routed here; tell downstream.
+  template <class At>
+  void signal_headers_routed(At at, unsigned i);
+  // Pops VC i's front flit and returns its credit upstream.
+  template <class At>
+  void take_front(At at, unsigned i);
+  void start_multicast(unsigned i);
   // Stage 2a, one pass over the VCs holding flits: a packet that holds an output VC asks for
   // the switch (request_switch), a head ready for allocation for an output VC (request_vc).
   template <class At>
@@ -286,6 +346,17 @@ class Router : public Clocked<Router> {
   // Output VCs reallocated only when empty (bits over all VCs), on ports to routers and to NIs.
   std::uint32_t empty_realloc_to_router_ = 0, empty_realloc_to_ni_ = 0;
   std::vector<PortTrace> trace_;  // empty unless traced
+  // Multicast (enable_multicast): the class its messages use, none = 0xff.
+  std::uint8_t multicast_class_ = 0xff;
+  unsigned multicast_vcs_ = 0;  // input VCs in state multicast
+  unsigned multicast_rr_ = 0;   // which of them goes first this cycle (round-robin)
+  const HeaderRouting* header_routing_ = nullptr;
+  std::vector<MulticastVc> mc_;            // per input VC
+  std::vector<std::uint8_t> mc_out_vc_;    // per input VC and output port: the VC allocated
+  std::vector<std::uint16_t> out_depth_;   // per output port: the downstream VC depth
+  std::vector<unsigned> mc_order_;         // (scratch of move_multicast)
+  Rng tie_rng_;
+  MulticastCounters mc_counters_;
 };
 
 }  // namespace collnoc

@@ -1,0 +1,210 @@
+// Hardware tree-based multicast (HTA, SPEC 5): the header-routing rules, replication with real
+// payloads at the zero-load latency of docs/hta.md, delayed against immediate header routing,
+// and multicast traffic with its copies counted and verified.
+#include "support.hpp"
+
+#include "noc/routing/header_routing.hpp"
+
+namespace collnoc {
+namespace {
+
+using Action = HeaderDecision::Action;
+
+std::uint64_t bit(unsigned port) { return std::uint64_t{1} << port; }
+
+// An HTA network as SPEC 5 has it: a unidirectional torus, 3 unicast + 3 multicast VCs,
+// virtual cut-through, a VC for a whole message.
+std::unique_ptr<NocSystem> hta_torus(unsigned k, HeaderTiming timing,
+                                     const std::string& routing = "dor") {
+  PlatformParams p;
+  p.topology.kind = "torus";
+  p.topology.k = {k, k};
+  p.topology.n = 2;
+  p.topology.directions = 1;
+  SystemParams& s = p.system;
+  s.router.vcs = 6;
+  s.router.vc_classes = 2;
+  s.router.switching = Switching::virtual_cut_through;
+  s.router.buffer_flits = 96;
+  s.router.hta.enabled = true;
+  s.router.hta.header_routing = timing;
+  s.routing = routing;
+  return make_platform(p);
+}
+
+TrafficParams multicast_traffic(double rate, double fraction, unsigned flits, unsigned dmin,
+                                unsigned dmax) {
+  TrafficParams t;
+  t.injection_rate = rate;
+  t.packet_flits = flits;
+  t.multicast_fraction = fraction;
+  t.multicast_destinations_min = dmin;
+  t.multicast_destinations_max = dmax;
+  return t;
+}
+
+// One multicast message of `data_flits` from node `src` at cycle 0 in an otherwise idle
+// network; the run ends when its last copy is in.
+RunOutcome one_multicast(NocSystem& sys, NodeId src, std::vector<NodeId> dsts,
+                         unsigned data_flits) {
+  // A source that never fires (rate 0) gives the NIs their payload generator.
+  sys.attach_traffic(multicast_traffic(0.0, 1.0, data_flits, 1, 1), 1);
+  sys.ni(src).queue_synthetic(SyntheticSource::Packet{dsts[0], data_flits, dsts}, 0);
+  RunParams run;
+  run.warmup_cycles = 0;
+  run.measure_cycles = 1;
+  run.watchdog_cycles = 1000;
+  run.progress = false;
+  return Simulation(sys, run, nullptr).run();
+}
+
+void require_all_copies(const RunOutcome& out, std::uint64_t copies) {
+  INFO(out.diagnosis);
+  REQUIRE(out.status == RunStatus::ok);
+  CHECK(test::get<std::uint64_t>(out.report, "multicast.messages_delivered") == 1);
+  CHECK(test::get<std::uint64_t>(out.report, "multicast.copies_delivered") == copies);
+  CHECK(test::get<std::uint64_t>(out.report, "multicast.copies_verified") == copies);
+  CHECK(test::get<std::uint64_t>(out.report, "hta.headers_consumed") == copies);
+}
+
+TEST_CASE("hta header routing: greatest distance, next furthest, blocking", "[hta]") {
+  const KaryNCube torus({8, 8}, true, 1, 1);
+  const HeaderRouting routing(torus);
+  const unsigned x = torus.port_toward(0, 1), y = torus.port_toward(1, 1);
+  const NodeId dst = 3 + 8 * 1;  // from router 0: 3 hops in x, 1 in y
+  const std::uint64_t both = bit(x) | bit(y);
+  HeaderDecision d = routing.route({0, dst, 0, both, 0});
+  CHECK(d.action == Action::forward);
+  CHECK(d.port == x);
+  d = routing.route({0, dst, 0, bit(y), 0});  // x has no free VC: the next furthest
+  CHECK(d.action == Action::forward);
+  CHECK(d.port == y);
+  d = routing.route({0, dst, 0, 0, 0});
+  CHECK(d.action == Action::blocked);
+  // Unidirectional: (7,0) is 7 hops away in x, never 1 the other way.
+  d = routing.route({0, 7, 0, both, 0});
+  CHECK(d.port == x);
+}
+
+TEST_CASE("hta header routing: allocated channels first, when they bring it closer", "[hta]") {
+  const KaryNCube torus({8, 8}, true, 1, 1);
+  const HeaderRouting routing(torus);
+  const unsigned x = torus.port_toward(0, 1), y = torus.port_toward(1, 1);
+  // y already carries this message: a header 3 x + 1 y away takes it, though x is further.
+  HeaderDecision d = routing.route({0, 3 + 8, bit(y), bit(x) | bit(y), 0});
+  CHECK(d.action == Action::forward);
+  CHECK(d.port == y);
+  // ... even with no free VC anywhere (the channel is the message's).
+  d = routing.route({0, 3 + 8, bit(y), 0, 0});
+  CHECK(d.port == y);
+  // A header with nothing left in y does not: y would not bring it closer.
+  d = routing.route({0, 3, bit(y), bit(x), 0});
+  CHECK(d.action == Action::forward);
+  CHECK(d.port == x);
+  d = routing.route({0, 3, bit(y), 0, 0});
+  CHECK(d.action == Action::blocked);
+}
+
+TEST_CASE("hta header routing: consumed at its node, ties broken by the random bits", "[hta]") {
+  const KaryNCube torus({4, 4}, true, 1, 1);
+  const HeaderRouting routing(torus);
+  const unsigned local = torus.local_port_of(5);
+  HeaderDecision d = routing.route({5, 5, 0, bit(local), 0});
+  CHECK(d.action == Action::consume);
+  CHECK(d.port == local);
+  d = routing.route({5, 5, bit(local), 0, 0});  // a sink channel the message holds already
+  CHECK(d.action == Action::consume);
+  d = routing.route({5, 5, 0, bit(torus.port_toward(0, 1)), 0});  // no sink channel free
+  CHECK(d.action == Action::blocked);
+  // (2,2) from (0,0): 2 hops each way, and both ways are taken, each for some random bits.
+  const unsigned x = torus.port_toward(0, 1), y = torus.port_toward(1, 1);
+  const NodeId diagonal = 2 + 4 * 2;
+  std::uint64_t seen = 0;
+  for (std::uint32_t r = 0; r < 8; ++r) {
+    d = routing.route({0, diagonal, 0, bit(x) | bit(y), r});
+    REQUIRE(d.action == Action::forward);
+    seen |= bit(d.port);
+  }
+  CHECK(seen == (bit(x) | bit(y)));
+}
+
+// docs/hta.md, "Zero-load latency", with H = 3, L = Li = Le = 1 and the message created in
+// cycle 0 at node 0 of a 4x4 unidirectional torus.
+//
+// A chain: destinations 1, 2, 3 hops along x, headers nearest first, 8 data flits. The source
+// router routes the 3 headers in cycles 3..5 (the first ready at Li + H - 1 = 3; delayed: its
+// control line is high from 2 + Li = 3) and copies data from 6. Router r = 1, 2, 3 starts
+// routing when its first header is ready (it arrived at 3 + r + ... : 6, 10, 14), copies data
+// once its headers are routed: 9, 12, 15; the last copy's tail is in node 3's NI at
+// 15 + 7 + Le = 23. Both timings agree: no router waits for its control line.
+void chain(HeaderTiming timing) {
+  auto sys = hta_torus(4, timing);
+  const RunOutcome out = one_multicast(*sys, 0, {1, 2, 3}, 8);
+  require_all_copies(out, 3);
+  CHECK(test::get<double>(out.report, "multicast.latency_cycles.max") == 23.0);
+  // Routers 1 and 2 send each data flit twice (local port and x): 2 x 8 copies.
+  CHECK(test::get<std::uint64_t>(out.report, "hta.flits_replicated") == 2 * 8);
+}
+
+TEST_CASE("hta replication: a chain of 3 destinations at the zero-load latency, delayed",
+          "[hta]") {
+  chain(HeaderTiming::delayed);
+}
+
+TEST_CASE("hta replication: a chain of 3 destinations at the zero-load latency, immediate",
+          "[hta]") {
+  chain(HeaderTiming::immediate);
+}
+
+// A tree: nodes 1, 2 along x and 4, 8, 12 along y, 4 data flits. Immediate: the source routes
+// its 5 headers in 3..7 and copies data from 8; along y, router 4 routes its 3 headers in
+// 8..10, router 8 its 2 in 12..13, router 12 its one in 16, data reaches node 12's NI at 21.
+// Delayed: the source waits for its control line (last header sent in 4, high from 5), routes
+// in 5..9, copies from 10, and each router waits for its upstream to finish: 10..12, 14..15,
+// 18: node 12's copy is in at 23. The difference is the routers that had headers early.
+void tree(HeaderTiming timing, double latency) {
+  auto sys = hta_torus(4, timing);
+  const RunOutcome out = one_multicast(*sys, 0, {1, 2, 4, 8, 12}, 4);
+  require_all_copies(out, 5);
+  CHECK(test::get<double>(out.report, "multicast.latency_cycles.max") == latency);
+}
+
+TEST_CASE("hta delayed header routing: a tree of 5 destinations waits for upstream routers",
+          "[hta]") {
+  tree(HeaderTiming::delayed, 23.0);
+}
+
+TEST_CASE("hta immediate header routing: the same tree, headers routed as they arrive",
+          "[hta]") {
+  tree(HeaderTiming::immediate, 21.0);
+}
+
+TEST_CASE("hta replication: every other node of a 4x4 torus gets a bit-exact copy", "[hta]") {
+  std::vector<NodeId> all;
+  for (NodeId n = 1; n < 16; ++n) all.push_back(n);
+  auto sys = hta_torus(4, HeaderTiming::delayed);
+  const RunOutcome out = one_multicast(*sys, 0, all, 16);
+  require_all_copies(out, 15);
+  // Each data flit enters 16 routers once and leaves on 15 links and 15 local ports:
+  // 14 copies beyond the ones received, of 16 data flits.
+  CHECK(test::get<std::uint64_t>(out.report, "hta.flits_replicated") == 14 * 16);
+}
+
+TEST_CASE("hta traffic: half multicast on an 8x8 torus, every copy verified, flits conserved",
+          "[hta]") {
+  auto sys = hta_torus(8, HeaderTiming::delayed);
+  const RunOutcome out =
+      test::run_traffic(*sys, multicast_traffic(0.01, 0.5, 16, 8, 32), 1000, 5000);
+  INFO(out.diagnosis);
+  REQUIRE(out.status == RunStatus::ok);
+  const auto copies = test::get<std::uint64_t>(out.report, "multicast.copies_delivered");
+  CHECK(copies > 1000);
+  CHECK(test::get<std::uint64_t>(out.report, "multicast.copies_verified") == copies);
+  CHECK(test::get<std::uint64_t>(out.report, "multicast.messages_delivered") > 50);
+  CHECK(test::get<double>(out.report, "unicast.latency_cycles.mean") > 0);
+  CHECK(test::get<double>(out.report, "multicast.latency_cycles.mean") >
+        test::get<double>(out.report, "unicast.latency_cycles.mean"));
+}
+
+}  // namespace
+}  // namespace collnoc
