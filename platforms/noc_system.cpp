@@ -21,7 +21,8 @@ NocSystem::NocSystem(sc_module_name name, std::unique_ptr<Topology> topology,
   validate(params_.link, "link");
   validate(params_.ni_link, "ni_link");
   if (!routing_) {
-    routing_ = make_routing(params_.routing, topo, params_.router.vcs_per_class());
+    routing_ = make_routing(params_.routing, topo, params_.router.vcs_per_class(),
+                            params_.routing_params);
     check_vc_realloc(params_.router, *routing_, params_.routing);
   }
   // (Copies of a multicast message end at NIs all over the network, in one table: one thread.)

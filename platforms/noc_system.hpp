@@ -24,6 +24,7 @@ struct SystemParams {
   NetworkInterfaceParams ni;
   CoreParams core;
   std::string routing = "dor";
+  RoutingParams routing_params;  // routing.* options beside the name (dimension order)
   double clock_period_ns = 1.0;
   bool activity_driven = true;  // idle blocks sleep; false evaluates every block every cycle
   unsigned threads = 0;         // evaluating the routers of a busy cycle; 0: automatic

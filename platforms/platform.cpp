@@ -55,6 +55,7 @@ TopologyParams fixed_chip(const PlatformParams& p, const PlatformEntry& chip) {
 std::unique_ptr<NocSystem> make_tilepro(const PlatformParams& p) {
   SystemParams sys = p.system;
   sys.routing = "dor";
+  sys.routing_params = RoutingParams{};  // X then Y
   sys.router.switching = Switching::wormhole;
   sys.router.hop_latency_cycles = p.udn_hop_latency_cycles;
   sys.clock_period_ns = 1000.0 / 700.0;
@@ -70,6 +71,7 @@ std::unique_ptr<NocSystem> make_tilepro(const PlatformParams& p) {
 std::unique_ptr<NocSystem> make_scc(const PlatformParams& p) {
   SystemParams sys = p.system;
   sys.routing = "dor";
+  sys.routing_params = RoutingParams{};  // X then Y
   sys.ni.mpb_bytes = platform_mpb_bytes(p);
   sys.clock_period_ns = 1000.0 / 1066.0;
   return std::make_unique<NocSystem>(p.instance.c_str(), make_topology(platform_topology(p)), sys);

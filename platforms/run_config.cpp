@@ -78,7 +78,9 @@ void check_buildable(const RunConfig& rc) {
   const std::unique_ptr<Topology> topo = make_topology(platform_topology(rc.platform));
   validate(sys.router);
   validate(sys.ni);
-  check_vc_realloc(sys.router, *make_routing(sys.routing, *topo, sys.router.vcs_per_class()),
+  check_vc_realloc(sys.router,
+                   *make_routing(sys.routing, *topo, sys.router.vcs_per_class(),
+                                 sys.routing_params),
                    sys.routing);
   const AllocatorShape shape{topo->radix(), sys.router.vcs};
   make_vc_allocator(sys.router.vc_allocator, shape);

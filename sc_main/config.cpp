@@ -236,6 +236,7 @@ std::vector<KeySpec> build_schema() {
                                          {"fixed_ratio", CompressedSize::fixed_ratio}};
   const Names<WaveMode> wave_modes{
       {"auto", WaveMode::automatic}, {"on", WaveMode::on}, {"off", WaveMode::off}};
+  const auto orders = named_by_to_string(dimension_orders());
   std::vector<KeySpec> rest{
       enum_key("router.switching",
                "flow control: wormhole, virtual cut-through (vct) or store-and-forward (saf)",
@@ -321,6 +322,13 @@ std::vector<KeySpec> build_schema() {
       enum_key("routing.algorithm", "routing function of every router",
                [] { return names_of(routing_functions()); },
                COLLNOC_FIELD(platform.system.routing)),
+      enum_key("routing.dimension_order",
+               "dor and adaptive (its escape channels): the dimension taken first, 0 "
+               "(increasing, XY) or the highest (decreasing, SPEC 5's unicast escape network)",
+               names_allowed(orders),
+               enum_field([](RunConfig& c) -> auto& {
+                 return c.platform.system.routing_params.dimension_order;
+               }, orders)),
 
       enum_key("traffic.pattern", "synthetic traffic: destination pattern",
                [] { return names_of(traffic_patterns()); }, COLLNOC_FIELD(traffic.pattern)),

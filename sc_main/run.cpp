@@ -131,7 +131,12 @@ void print_summary(std::ostream& os, const RunConfig& rc, const RunOutcome& outc
   };
   line("topology:") << text(r, "sim.topology") << " (" << count(r, "sim.routers")
                     << " routers, " << count(r, "sim.nodes") << " nodes), "
-                    << rc.platform.system.routing << " routing, " << to_string(router.switching)
+                    << rc.platform.system.routing << " routing"
+                    << (rc.platform.system.routing_params.dimension_order ==
+                                DimensionOrder::decreasing
+                            ? " (highest dimension first), "
+                            : ", ")
+                    << to_string(router.switching)
                     << ", " << router.vcs << " VCs x " << router.buffer_flits << " flits\n";
   if (rc.synthetic()) {
     line("workload:") << "synthetic " << rc.traffic.pattern << " at "

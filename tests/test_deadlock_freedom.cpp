@@ -1,6 +1,7 @@
 // Long runs at and past saturation: adaptive routing on meshes and tori (2-D and 3-D), with
-// wormhole switching, several VC counts and packet lengths, must keep moving for 100,000 cycles
-// with a watchdog of 1,000 (labelled `long`: run by `make test`, not under the sanitizers).
+// wormhole switching, several VC counts and packet lengths and escape channels in either
+// dimension order, must keep moving for 100,000 cycles with a watchdog of 1,000 (labelled
+// `long`: run by `make test`, not under the sanitizers).
 #include <catch2/catch.hpp>
 
 #include "support.hpp"
@@ -16,11 +17,13 @@ struct LongRun {
   unsigned vcs = 4;
   unsigned packet_flits = 4;
   std::string routing = "adaptive";
+  DimensionOrder order = DimensionOrder::increasing;  // of the escape channels
 };
 
 void run_long(const LongRun& r) {
   SystemParams sp;
   sp.routing = r.routing;
+  sp.routing_params.dimension_order = r.order;
   sp.router.vcs = r.vcs;
   auto sys = test::build(r.kind, r.k, sp);
   TrafficParams tp;
@@ -64,4 +67,11 @@ TEST_CASE("adaptive, 4x4x4 torus at 0.4", "[long]") {
 }
 TEST_CASE("adaptive, 4x4x4 torus at 1.0 with 8-flit packets", "[long]") {
   run_long({"torus", {4, 4, 4}, 1.0, 4, 8});
+}
+// SPEC 5's unicast routing: the escape channels take the highest dimension first.
+TEST_CASE("adaptive with decreasing-order escape, 8x8 torus at 1.0 with 3 VCs", "[long]") {
+  run_long({"torus", {8, 8}, 1.0, 3, 4, "adaptive", DimensionOrder::decreasing});
+}
+TEST_CASE("adaptive with decreasing-order escape, 4x4x4 mesh at 1.0", "[long]") {
+  run_long({"mesh", {4, 4, 4}, 1.0, 4, 4, "adaptive", DimensionOrder::decreasing});
 }

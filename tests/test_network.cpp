@@ -93,12 +93,14 @@ TEST_CASE("torus with dimension-order routing survives saturation without deadlo
 
 namespace {
 // A 6x6 unidirectional torus far past saturation (every ring full).
-void unidirectional_torus_at_saturation(const char* routing) {
+void unidirectional_torus_at_saturation(const char* routing,
+                                        DimensionOrder order = DimensionOrder::increasing) {
   PlatformParams p;
   p.topology.kind = "torus";
   p.topology.k = {6, 6};
   p.topology.directions = 1;
   p.system.routing = routing;
+  p.system.routing_params.dimension_order = order;
   p.system.router.vcs = 4;
   p.system.router.buffer_flits = 4;
   auto sys = make_platform(p);
@@ -116,6 +118,14 @@ TEST_CASE("unidirectional torus: dimension order survives saturation", "[network
 }
 TEST_CASE("unidirectional torus: adaptive routing survives saturation", "[network]") {
   unidirectional_torus_at_saturation("adaptive");
+}
+// SPEC 5's unicast routing: escape channels in decreasing dimension order.
+TEST_CASE("unidirectional torus: adaptive routing with a decreasing-order escape network "
+          "survives saturation", "[network]") {
+  unidirectional_torus_at_saturation("adaptive", DimensionOrder::decreasing);
+}
+TEST_CASE("unidirectional torus: decreasing dimension order survives saturation", "[network]") {
+  unidirectional_torus_at_saturation("dor", DimensionOrder::decreasing);
 }
 
 TEST_CASE("adaptive routing on a torus survives saturation without deadlock", "[network]") {

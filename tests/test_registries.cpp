@@ -50,7 +50,8 @@ class YxRouting : public RoutingFunction {
 std::vector<RoutingEntry> routing_table() {
   std::vector<RoutingEntry> table = routing_functions();
   table.push_back({"yx", "dimension order, highest dimension first",
-                   [](const Topology& t, unsigned vcs) -> std::unique_ptr<RoutingFunction> {
+                   [](const Topology& t, unsigned vcs,
+                      const RoutingParams&) -> std::unique_ptr<RoutingFunction> {
                      return std::make_unique<YxRouting>(require_kary_ncube(t, "yx"), vcs);
                    }});
   return table;
@@ -86,7 +87,7 @@ std::vector<PlatformEntry> platform_table() {
   ring_chip.make = [](const PlatformParams& p) {
     auto topo = lookup(topology_table(), p.topology.kind, "topology.kind").make(p.topology);
     auto routing = lookup(routing_functions(), "updown", "routing.algorithm")
-                       .make(*topo, p.system.router.vcs_per_class());
+                       .make(*topo, p.system.router.vcs_per_class(), p.system.routing_params);
     return std::make_unique<NocSystem>(p.instance.c_str(), std::move(topo), p.system,
                                        std::move(routing));
   };
@@ -241,7 +242,8 @@ TEST_CASE("registries: a routing function is a class and a line, and routes a me
   const std::vector<RoutingEntry> table = routing_table();
   auto topo = std::make_unique<KaryNCube>(std::vector<unsigned>{5, 5}, false);
   SystemParams sp;
-  auto routing = lookup(table, "yx", "routing.algorithm").make(*topo, sp.router.vcs_per_class());
+  auto routing = lookup(table, "yx", "routing.algorithm")
+                     .make(*topo, sp.router.vcs_per_class(), sp.routing_params);
   // From (0,0) to (3,2): +y first, where dimension order goes +x.
   PacketHeader hdr{};
   RouteResult r;
@@ -249,7 +251,8 @@ TEST_CASE("registries: a routing function is a class and a line, and routes a me
   REQUIRE(r.size() == 1);
   CHECK(r[0].port == 2 /* +y */);
   // Refused where it cannot route, through the library's check.
-  CHECK_THROWS_AS(lookup(table, "yx", "routing.algorithm").make(RingTopology(6), 1), ParamError);
+  CHECK_THROWS_AS(lookup(table, "yx", "routing.algorithm").make(RingTopology(6), 1, {}),
+                  ParamError);
   CHECK_THROWS_WITH(lookup(table, "zy", "routing.algorithm"), Catch::Contains("yx"));
 
   NocSystem sys("system", std::move(topo), sp, std::move(routing));

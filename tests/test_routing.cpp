@@ -11,6 +11,7 @@
 #include "noc/routing/routing.hpp"
 #include "noc/routing/updown.hpp"
 #include "noc/types.hpp"
+#include "noc/topology/hdn.hpp"
 #include "noc/topology/kary_ncube.hpp"
 #include "noc/topology/random_regular.hpp"
 
@@ -259,6 +260,125 @@ TEST_CASE("dimension-order and adaptive routing on unidirectional tori: minimal 
     CHECK_FALSE(has_cycle(walk_all(topo, *adaptive, 4, true)));
     CHECK_FALSE(has_cycle(extended_escape_cdg(topo, *adaptive, 4)));
   }
+}
+
+namespace {
+
+const RoutingParams kDecreasing{DimensionOrder::decreasing};
+
+// Meshes, tori and unidirectional tori of 1 to 3 dimensions.
+std::vector<std::unique_ptr<KaryNCube>> cubes_1_to_3_d() {
+  std::vector<std::unique_ptr<KaryNCube>> cubes;
+  for (auto k : std::vector<std::vector<unsigned>>{{4, 4}, {5, 3}, {3, 3, 3}, {2, 4}, {8}}) {
+    cubes.push_back(std::make_unique<KaryNCube>(k, false));
+    cubes.push_back(std::make_unique<KaryNCube>(k, true));
+    cubes.push_back(std::make_unique<KaryNCube>(k, true, 1, 1));
+  }
+  return cubes;
+}
+
+unsigned dimension_of(const KaryNCube& t, unsigned port) {
+  return t.directions() == 2 ? port / 2 : port;
+}
+
+}  // namespace
+
+TEST_CASE("decreasing dimension order: dor takes the highest dimension first, minimal and acyclic",
+          "[routing]") {
+  for (const auto& cube : cubes_1_to_3_d()) {
+    const KaryNCube& topo = *cube;
+    INFO(topo.describe());
+    auto rf = make_routing("dor", topo, 2, kDecreasing);
+    CHECK_FALSE(has_cycle(walk_all(topo, *rf, 2, false)));
+    // Every hop is along the highest dimension still to do.
+    for (RouterId r = 0; r < topo.num_routers(); ++r)
+      for (NodeId d = 0; d < topo.num_endpoints(); ++d) {
+        const RouterId target = topo.router_of(d);
+        if (target == r) continue;
+        unsigned highest = 0;
+        for (unsigned dim = 0; dim < topo.dimensions(); ++dim)
+          if (topo.coord(r, dim) != topo.coord(target, dim)) highest = dim;
+        PacketHeader hdr;
+        RouteResult res;
+        rf->route(RouteRequest{r, topo.local_port_of(static_cast<NodeId>(r)), 0, d, hdr}, res);
+        REQUIRE(res.size() == 1);
+        CHECK(dimension_of(topo, res[0].port) == highest);
+      }
+  }
+}
+
+TEST_CASE("decreasing dimension order: adaptive routing's extended escape graph is acyclic",
+          "[routing]") {
+  for (const auto& cube : cubes_1_to_3_d()) {
+    const KaryNCube& topo = *cube;
+    INFO(topo.describe());
+    for (unsigned vcs : {topo.torus() ? 3u : 2u, 4u}) {
+      auto rf = make_routing("adaptive", topo, vcs, kDecreasing);
+      CHECK(rf->adaptive_vcs() == (((1u << vcs) - 1) & ~((topo.torus() ? 3u : 1u))));
+      walk_all(topo, *rf, vcs, false);  // every candidate is minimal and reaches the destination
+      CHECK_FALSE(has_cycle(walk_all(topo, *rf, vcs, true)));  // direct dependencies
+      CHECK_FALSE(has_cycle(extended_escape_cdg(topo, *rf, vcs)));
+    }
+  }
+}
+
+TEST_CASE("decreasing dimension order: (0,0) to (2,3) on an 8x8 mesh goes along dimension 1 "
+          "first", "[routing]") {
+  KaryNCube mesh({8, 8}, false);
+  const NodeId dst = mesh.router_at({2, 3});
+  PacketHeader hdr;
+  hdr.dst = dst;
+  const RouteRequest at_origin{mesh.router_at({0, 0}), mesh.local_port_of(0), 0, dst, hdr};
+  RouteResult res;
+  make_routing("dor", mesh, 4, kDecreasing)->route(at_origin, res);
+  REQUIRE(res.size() == 1);
+  CHECK(res[0].port == mesh.plus_port(1));
+  CHECK(res[0].vc_begin == 0);
+  CHECK(res[0].vc_end == 4);
+  res.clear();
+  make_routing("dor", mesh, 4)->route(at_origin, res);  // the default: dimension 0 first
+  REQUIRE(res.size() == 1);
+  CHECK(res[0].port == mesh.plus_port(0));
+  // Adaptive: +y (3 hops left) before +x (2), both on the adaptive VCs, then the escape channel
+  // +y on VC 0.
+  res.clear();
+  make_routing("adaptive", mesh, 4, kDecreasing)->route(at_origin, res);
+  REQUIRE(res.size() == 3);
+  CHECK(res[0].port == mesh.plus_port(1));
+  CHECK(res[0].vc_begin == 1);
+  CHECK(res[0].vc_end == 4);
+  CHECK(res[1].port == mesh.plus_port(0));
+  CHECK(res[2].port == mesh.plus_port(1));
+  CHECK(res[2].vc_begin == 0);
+  CHECK(res[2].vc_end == 1);
+  // Once y is done, x: from (0,3) the escape channel is +x.
+  res.clear();
+  make_routing("adaptive", mesh, 4, kDecreasing)
+      ->route(RouteRequest{mesh.router_at({0, 3}), mesh.minus_port(1), 0, dst, hdr}, res);
+  REQUIRE(res.size() == 2);
+  CHECK(res[1].port == mesh.plus_port(0));
+  CHECK(res[1].vc_end == 1);
+  // Ties between adaptive directions go the escape order's way: (0,0) to (3,3), +y first.
+  res.clear();
+  make_routing("adaptive", mesh, 4, kDecreasing)
+      ->route(RouteRequest{0, mesh.local_port_of(0), 0, mesh.router_at({3, 3}), hdr}, res);
+  REQUIRE(res.size() == 3);
+  CHECK(res[0].port == mesh.plus_port(1));
+  CHECK(res[1].port == mesh.plus_port(0));
+}
+
+TEST_CASE("routing.dimension_order: refused by the routing functions that take no dimension "
+          "order", "[routing]") {
+  KaryNCube mesh({4, 4}, false);
+  CHECK_THROWS_WITH(make_routing("updown", mesh, 1, kDecreasing),
+                    Catch::StartsWith("routing.dimension_order = decreasing") &&
+                        Catch::Contains("updown"));
+  CHECK_NOTHROW(make_routing("updown", mesh, 1, RoutingParams{}));
+  HdnTopology hdn(HdnSpec::parse("hypercube:2", 1, "1"));
+  CHECK_THROWS_WITH(make_routing("hdn", hdn, 2, kDecreasing),
+                    Catch::StartsWith("routing.dimension_order = decreasing") &&
+                        Catch::Contains("hdn"));
+  CHECK_NOTHROW(make_routing("hdn", hdn, 2, RoutingParams{}));
 }
 
 TEST_CASE("the extended escape graph finds a cycle through adaptive channels that the direct "

@@ -8,9 +8,10 @@
 
 namespace collnoc {
 
-MinimalAdaptiveRouting::MinimalAdaptiveRouting(const KaryNCube& topo, unsigned vcs_per_class)
-    : topo_(topo), dor_(topo, topo.torus() ? 2 : 1), vcs_(vcs_per_class),
-      escape_vcs_(topo.torus() ? 2 : 1) {
+MinimalAdaptiveRouting::MinimalAdaptiveRouting(const KaryNCube& topo, unsigned vcs_per_class,
+                                               DimensionOrder order)
+    : topo_(topo), dor_(topo, topo.torus() ? 2 : 1, order), vcs_(vcs_per_class),
+      escape_vcs_(topo.torus() ? 2 : 1), decreasing_(order == DimensionOrder::decreasing) {
   if (vcs_per_class <= escape_vcs_)
     throw ParamError("routing.algorithm", "adaptive",
                      "needs > " + std::to_string(escape_vcs_) + " VCs per class on a " +
@@ -30,10 +31,12 @@ void MinimalAdaptiveRouting::route(const RouteRequest& req, RouteResult& out) co
     out.add(topo_.local_port_of(req.dst), 0, vcs_);
     return;
   }
-  // Productive directions, furthest first (ties: lower dimension first).
+  // Productive directions, furthest first (ties: the dimension the escape order takes first).
   std::array<std::pair<int, unsigned>, 16> dirs{};
   unsigned n = 0;
-  for (unsigned d = 0; d < topo_.dimensions() && n < dirs.size(); ++d) {
+  const unsigned dims = topo_.dimensions();
+  for (unsigned i = 0; i < dims && n < dirs.size(); ++i) {
+    const unsigned d = decreasing_ ? dims - 1 - i : i;
     const int off = minimal_offset(topo_, d, topo_.coord(req.router, d), topo_.coord(target, d));
     if (off == 0) continue;
     dirs[n++] = {std::abs(off), topo_.port_toward(d, off)};

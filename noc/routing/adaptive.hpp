@@ -13,10 +13,12 @@ namespace collnoc {
 // Duato-style minimal adaptive routing: the first `escape` VCs of a class form a deadlock-free
 // dimension-order escape network (1 VC on a mesh, 2 on a torus); the rest are adaptive and may
 // take any productive direction. Candidates: productive adaptive ports first (the one with the
-// most hops left in its dimension first), then the escape channel.
+// most hops left in its dimension first; ties in the escape network's dimension order), then the
+// escape channel. `order` is the escape network's dimension order.
 class MinimalAdaptiveRouting : public RoutingFunction {
  public:
-  MinimalAdaptiveRouting(const KaryNCube& topo, unsigned vcs_per_class);
+  MinimalAdaptiveRouting(const KaryNCube& topo, unsigned vcs_per_class,
+                         DimensionOrder order = DimensionOrder::increasing);
   void route(const RouteRequest& req, RouteResult& out) const override;
   std::uint32_t adaptive_vcs() const override;
 
@@ -25,6 +27,7 @@ class MinimalAdaptiveRouting : public RoutingFunction {
   DimensionOrderRouting dor_;
   unsigned vcs_;
   unsigned escape_vcs_;
+  bool decreasing_;
 };
 
 }  // namespace collnoc

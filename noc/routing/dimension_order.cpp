@@ -12,8 +12,9 @@ int minimal_offset(const KaryNCube& topo, unsigned dim, unsigned from, unsigned 
   return delta * 2 <= k ? delta : delta - k;
 }
 
-DimensionOrderRouting::DimensionOrderRouting(const KaryNCube& topo, unsigned vcs_per_class)
-    : topo_(topo), vcs_(vcs_per_class) {
+DimensionOrderRouting::DimensionOrderRouting(const KaryNCube& topo, unsigned vcs_per_class,
+                                             DimensionOrder order)
+    : topo_(topo), vcs_(vcs_per_class), decreasing_(order == DimensionOrder::decreasing) {
   if (topo.torus() && vcs_per_class < 2)
     throw ParamError("routing.algorithm", "dor",
                      "on a torus needs >= 2 VCs per class for the dateline (router.vcs / "
@@ -23,7 +24,9 @@ DimensionOrderRouting::DimensionOrderRouting(const KaryNCube& topo, unsigned vcs
 void DimensionOrderRouting::escape(RouterId router, NodeId dst, unsigned vc_lo, unsigned vc_hi,
                                    RouteResult& out) const {
   const RouterId target = topo_.router_of(dst);
-  for (unsigned d = 0; d < topo_.dimensions(); ++d) {
+  const unsigned n = topo_.dimensions();
+  for (unsigned i = 0; i < n; ++i) {
+    const unsigned d = decreasing_ ? n - 1 - i : i;
     const unsigned cur = topo_.coord(router, d), to = topo_.coord(target, d);
     if (cur == to) continue;
     const int off = minimal_offset(topo_, d, cur, to);

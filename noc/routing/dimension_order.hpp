@@ -14,12 +14,14 @@ namespace collnoc {
 // way, 0 .. k-1).
 int minimal_offset(const KaryNCube& topo, unsigned dim, unsigned from, unsigned to);
 
-// Dimension-order routing on meshes and tori (e-cube: dimension 0 first). On a torus the VCs of a
-// class split into two halves around a dateline: the lower half while the packet has still to
-// cross its dimension's wrap-around link, the upper half after (or if it never will).
+// Dimension-order routing on meshes and tori (e-cube: dimension 0 first; or, with
+// DimensionOrder::decreasing, the highest dimension first). On a torus the VCs of a class split
+// into two halves around a dateline: the lower half while the packet has still to cross its
+// dimension's wrap-around link, the upper half after (or if it never will).
 class DimensionOrderRouting : public RoutingFunction {
  public:
-  DimensionOrderRouting(const KaryNCube& topo, unsigned vcs_per_class);
+  DimensionOrderRouting(const KaryNCube& topo, unsigned vcs_per_class,
+                        DimensionOrder order = DimensionOrder::increasing);
   void route(const RouteRequest& req, RouteResult& out) const override;
 
   // The escape channel of `req` (shared with the adaptive routing).
@@ -28,6 +30,7 @@ class DimensionOrderRouting : public RoutingFunction {
  private:
   const KaryNCube& topo_;
   unsigned vcs_;
+  bool decreasing_;
 };
 
 }  // namespace collnoc

@@ -17,27 +17,62 @@ const KaryNCube& require_kary_ncube(const Topology& topo, const char* name) {
   return *cube;
 }
 
+const char* to_string(DimensionOrder o) {
+  switch (o) {
+    case DimensionOrder::increasing: return "increasing";
+    case DimensionOrder::decreasing: return "decreasing";
+  }
+  return "?";
+}
+
+const std::vector<DimensionOrder>& dimension_orders() {
+  static const std::vector<DimensionOrder> orders{DimensionOrder::increasing,
+                                                  DimensionOrder::decreasing};
+  return orders;
+}
+
+namespace {
+
+// Routing functions that take no dimensions in order refuse an order other than the default.
+void refuse_dimension_order(const RoutingParams& p, const char* name) {
+  if (p.dimension_order != DimensionOrder::increasing)
+    throw ParamError("routing.dimension_order", to_string(p.dimension_order),
+                     std::string("applies to routing.algorithm = dor or adaptive only, not ") +
+                         name + "; leave it at increasing");
+}
+
+}  // namespace
+
 const std::vector<RoutingEntry>& routing_functions() {
   static const std::vector<RoutingEntry> table = {
       {"dor", "dimension-order (XY / e-cube) for meshes and tori; dateline VCs on tori",
-       [](const Topology& t, unsigned vcs) {
-         return std::make_unique<DimensionOrderRouting>(require_kary_ncube(t, "dor"), vcs);
+       [](const Topology& t, unsigned vcs, const RoutingParams& p) {
+         return std::make_unique<DimensionOrderRouting>(require_kary_ncube(t, "dor"), vcs,
+                                                        p.dimension_order);
        }},
       {"adaptive", "Duato minimal adaptive with dimension-order escape VCs (meshes and tori)",
-       [](const Topology& t, unsigned vcs) {
-         return std::make_unique<MinimalAdaptiveRouting>(require_kary_ncube(t, "adaptive"), vcs);
+       [](const Topology& t, unsigned vcs, const RoutingParams& p) {
+         return std::make_unique<MinimalAdaptiveRouting>(require_kary_ncube(t, "adaptive"), vcs,
+                                                         p.dimension_order);
        }},
       {"updown", "Up*/Down* on a BFS spanning tree (any connected topology, 1 VC suffices)",
-       [](const Topology& t, unsigned vcs) { return std::make_unique<UpDownRouting>(t, vcs); }},
+       [](const Topology& t, unsigned vcs, const RoutingParams& p) {
+         refuse_dimension_order(p, "updown");
+         return std::make_unique<UpDownRouting>(t, vcs);
+       }},
       {"hdn", "recursive hierarchical dual-net routing (SPEC 4.2), VCs per level and phase",
-       HdnRouting::make},
+       [](const Topology& t, unsigned vcs, const RoutingParams& p) {
+         refuse_dimension_order(p, "hdn");
+         return HdnRouting::make(t, vcs);
+       }},
   };
   return table;
 }
 
 std::unique_ptr<RoutingFunction> make_routing(const std::string& name, const Topology& topo,
-                                              unsigned vcs_per_class) {
-  return lookup(routing_functions(), name, "routing.algorithm").make(topo, vcs_per_class);
+                                              unsigned vcs_per_class,
+                                              const RoutingParams& params) {
+  return lookup(routing_functions(), name, "routing.algorithm").make(topo, vcs_per_class, params);
 }
 
 }  // namespace collnoc

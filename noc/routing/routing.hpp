@@ -59,14 +59,28 @@ class RoutingFunction {
   virtual std::uint32_t adaptive_vcs() const { return 0; }
 };
 
-// Registry entry: a factory that checks the routing function fits the topology and the VCs per
-// class, throwing ParamError("routing.algorithm", ...) when it does not.
-using RoutingEntry = Registered<
-    std::function<std::unique_ptr<RoutingFunction>(const Topology&, unsigned vcs_per_class)>>;
+// The order in which dimension-order routing (`dor`, and the escape channels of `adaptive`)
+// takes the dimensions: dimension 0 first (e-cube, XY), or the highest first (SPEC 5's unicast
+// escape network: a dimension only when all higher ones are done).
+enum class DimensionOrder : std::uint8_t { increasing, decreasing };
+const char* to_string(DimensionOrder o);
+const std::vector<DimensionOrder>& dimension_orders();
+
+// Options of the routing functions beside their name (routing.*).
+struct RoutingParams {
+  DimensionOrder dimension_order = DimensionOrder::increasing;  // dor and adaptive only
+};
+
+// Registry entry: a factory that checks the routing function fits the topology, the VCs per
+// class and the options, throwing ParamError("routing.algorithm" or the option's key, ...) when
+// it does not.
+using RoutingEntry = Registered<std::function<std::unique_ptr<RoutingFunction>(
+    const Topology&, unsigned vcs_per_class, const RoutingParams&)>>;
 
 const std::vector<RoutingEntry>& routing_functions();
 std::unique_ptr<RoutingFunction> make_routing(const std::string& name, const Topology& topo,
-                                              unsigned vcs_per_class);
+                                              unsigned vcs_per_class,
+                                              const RoutingParams& params = {});
 // The topology as a mesh or torus, or ParamError naming routing.algorithm = `name`.
 const KaryNCube& require_kary_ncube(const Topology& topo, const char* name);
 
