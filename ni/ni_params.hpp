@@ -15,11 +15,17 @@ struct NetworkInterfaceParams {
   CompressionParams compression;       // policy never: no codec on the path
   XorEngineParams xor_engine;          // network coding (nc.xor_latency_cycles)
   unsigned mpb_bytes = 0;              // message-passing buffer beside the NI (SCC); 0 = none
+  // Injection limits of synthetic sources when the traffic has multicast (SPEC 5): messages of
+  // each kind a source queue holds at once. A message the source draws while its kind is at
+  // the limit is not created (ni.messages_throttled).
+  unsigned max_unicast_in_queue = 3;
+  unsigned max_multicast_in_queue = 1;
 
   static constexpr UintRange flit_width_bits_range{32, 32 * kMaxFlitWords};  // multiples of 32
   static constexpr UintRange max_packet_flits_range{1, 65535};
   static constexpr UintRange ejection_buffer_flits_range{0, 65535};
   static constexpr UintRange overhead_cycles_range{1, kU32Max};  // send and receive
+  static constexpr UintRange max_in_queue_range{1, kU32Max};     // both injection limits
 
   unsigned words_per_flit() const { return flit_width_bits / 32; }
   unsigned ejection_buffer(const RouterParams& router) const {

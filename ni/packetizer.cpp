@@ -28,6 +28,7 @@ void Packetizer::set_source(std::unique_ptr<SyntheticSource> source,
                             const PayloadGenerator& payload) {
   source_ = std::move(source);
   payload_ = &payload;
+  limit_injection_ = source_->multicast();
 }
 
 // (In 64 bits: a message's words come close to 2^32 at the largest flits and packets.)
@@ -82,6 +83,7 @@ Packetizer::Message Packetizer::synthetic_message(SyntheticSource::Packet&& p, C
     counters_.measured_created++;
     counters_.window_flits_created += p.flits;
   }
+  ++queued_messages_[!m.multicast_dsts.empty()];
   return m;
 }
 
@@ -233,6 +235,7 @@ void Packetizer::report(Tally& t, Cycle now) const {
   t.count("compression.codec_busy_cycles", c.codec_busy_cycles);
   t.maximum("ni.source_queue_max_packets", c.max_source_queue_packets);
   if (router_.hta.enabled) t.count("multicast.messages_created", c.multicast_created);
+  if (limit_injection_) t.count("ni.messages_throttled", c.messages_throttled);
   t.average("ni.source_queue_mean_packets",
             now ? static_cast<double>(c.source_queue_packet_cycles) / now : 0.0);
 }

@@ -34,6 +34,7 @@ struct PacketizerCounters {
   double max_relative_error = 0;  // LSB-cut, over finite non-zero values
   std::uint64_t max_source_queue_packets = 0;
   std::uint64_t multicast_created = 0;  // hardware multicast messages
+  std::uint64_t messages_throttled = 0;  // drawn while the source queue was at its limit
 };
 
 class Packetizer {
@@ -107,6 +108,11 @@ class Packetizer {
   };
 
   void enqueue(Message&& m);
+  // Whether the source queue takes another message of p's kind (the injection limits).
+  bool room_for(const SyntheticSource::Packet& p) const {
+    return p.multicast_dsts.empty() ? queued_messages_[0] < params_.max_unicast_in_queue
+                                    : queued_messages_[1] < params_.max_multicast_in_queue;
+  }
   // The message of a synthetic packet, counted as created (measured: the caller tells the
   // network, in or out of an evaluation).
   Message synthetic_message(SyntheticSource::Packet&& p, Cycle created);
@@ -130,6 +136,8 @@ class Packetizer {
   unsigned vc_ptr_ = 0;
   bool cut_ = false;      // the head packet is cut and compressed, waiting for a VC
   bool sending_ = false;  // ... and its flits are being injected
+  bool limit_injection_ = false;  // the source's traffic has multicast: ni.max_*_in_queue
+  unsigned queued_messages_[2] = {0, 0};  // synthetic unicast, multicast messages queued
   bool traced_ = false;
   std::uint8_t words_per_flit_;
   NetworkContext& net_;
@@ -186,7 +194,12 @@ void Packetizer::generate(At at) {
   const Cycle now = at.now;
   while (source_ && source_->next_cycle() <= now) {
     const Cycle created = source_->next_cycle();
-    Message m = synthetic_message(source_->take(), created);
+    SyntheticSource::Packet p = source_->take();
+    if (limit_injection_ && !room_for(p)) {
+      ++counters_.messages_throttled;
+      continue;
+    }
+    Message m = synthetic_message(std::move(p), created);
     if (m.hdr.measured) net_.measured_created(at);
     enqueue(std::move(m));
   }
@@ -276,7 +289,9 @@ inline void Packetizer::end_packet() {
   m.next_word += tx_hdr_.packet_words;
   --m.packets_left;
   --queued_packets_;
-  if (m.packets_left == 0) source_queue_.pop_front();
+  if (m.packets_left > 0) return;
+  if (m.synthetic_flits) --queued_messages_[!m.multicast_dsts.empty()];
+  source_queue_.pop_front();
 }
 
 inline Cycle Packetizer::next_work_cycle(Cycle now) const {

@@ -74,6 +74,7 @@ class SyntheticSource {
   SyntheticSource(const TrafficParams& params, const TrafficPattern& pattern, NodeId node,
                   unsigned nodes, std::uint64_t seed);
   Cycle next_cycle() const { return next_; }
+  bool multicast() const { return params_.multicast(); }
   // Draws the packet due at next_cycle() and schedules the one after it.
   struct Packet {
     NodeId dst;

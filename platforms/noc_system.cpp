@@ -206,7 +206,7 @@ void NocSystem::attach_firmware(Firmware& program) {
 
 std::uint64_t NocSystem::flits_in_network() const {
   std::uint64_t n = 0;
-  for (const auto& r : routers_) n += r->buffered_flits();
+  for (const auto& r : routers_) n += r->buffered_flits() + r->held_flits();
   for (const Link& l : links_) n += l.flits_in_flight();
   return n;
 }
@@ -247,6 +247,9 @@ std::uint64_t NocSystem::payload_errors() const {
 void NocSystem::report(Tally& t) const {
   for (const auto& ni : nis_) ni->report(t);
   for (const auto& r : routers_) r->report(t, *topology_);
+  if (header_routing_)  // SPEC 5: messages deadlock recovery took, per multicast delivered
+    t.ratio("hta.deadlock_probability", t.total("hta.potentially_deadlocked"),
+            t.total("multicast.messages_delivered"), 0.0);
   report_more(t);
 }
 

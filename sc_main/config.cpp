@@ -276,6 +276,13 @@ std::vector<KeySpec> build_schema() {
       uint_key("ni.max_packet_flits", Ni::max_packet_flits_range, "flits",
                "longest packet the NI's packetizer makes",
                COLLNOC_FIELD(platform.system.ni.max_packet_flits)),
+      uint_key("ni.max_unicast_in_queue", Ni::max_in_queue_range, "messages",
+               "synthetic traffic with multicast: unicast messages a source queue holds; one "
+               "drawn beyond it is not created (SPEC 5)",
+               COLLNOC_FIELD(platform.system.ni.max_unicast_in_queue)),
+      uint_key("ni.max_multicast_in_queue", Ni::max_in_queue_range, "messages",
+               "synthetic traffic with multicast: multicast messages a source queue holds",
+               COLLNOC_FIELD(platform.system.ni.max_multicast_in_queue)),
       uint_key("ni.ejection_buffer_flits", Ni::ejection_buffer_flits_range, "flits",
                "NI ejection buffer depth per VC; 0 = router.buffer_flits",
                COLLNOC_FIELD(platform.system.ni.ejection_buffer_flits)),
@@ -373,6 +380,14 @@ std::vector<KeySpec> build_schema() {
                enum_field([](RunConfig& c) -> auto& {
                  return c.platform.system.router.hta.header_routing;
                }, header_timing)),
+      uint_key("hta.timeout_cycles", HtaParams::timeout_cycles_range, "cycles",
+               "deadlock detection: a header not routable this long leaves with its message "
+               "for the router's deadlock queue",
+               COLLNOC_FIELD(platform.system.router.hta.timeout_cycles)),
+      uint_key("hta.reinjection_delay_cycles", HtaParams::reinjection_delay_cycles_range,
+               "cycles", "deadlock recovery: a message in the deadlock queue is re-injected "
+               "this long after it is whole there",
+               COLLNOC_FIELD(platform.system.router.hta.reinjection_delay_cycles)),
 
       enum_key("workload.kind", "synthetic traffic, or the firmware program every core runs",
                workload_names, COLLNOC_FIELD(workload_kind)),

@@ -12,23 +12,27 @@ using Action = HeaderDecision::Action;
 
 std::uint64_t bit(unsigned port) { return std::uint64_t{1} << port; }
 
-// An HTA network as SPEC 5 has it: a unidirectional torus, 3 unicast + 3 multicast VCs,
-// virtual cut-through, a VC for a whole message.
-std::unique_ptr<NocSystem> hta_torus(unsigned k, HeaderTiming timing,
-                                     const std::string& routing = "dor") {
+// An HTA network: a unidirectional torus with `k` (its radix per dimension), `vcs` split into
+// unicast and multicast halves, virtual cut-through, VCs of `buffer_flits`.
+PlatformParams hta_params(std::vector<unsigned> k, unsigned vcs, unsigned buffer_flits) {
   PlatformParams p;
   p.topology.kind = "torus";
-  p.topology.k = {k, k};
-  p.topology.n = 2;
+  p.topology.n = static_cast<unsigned>(k.size());
+  p.topology.k = std::move(k);
   p.topology.directions = 1;
   SystemParams& s = p.system;
-  s.router.vcs = 6;
+  s.router.vcs = vcs;
   s.router.vc_classes = 2;
   s.router.switching = Switching::virtual_cut_through;
-  s.router.buffer_flits = 96;
+  s.router.buffer_flits = buffer_flits;
   s.router.hta.enabled = true;
-  s.router.hta.header_routing = timing;
-  s.routing = routing;
+  return p;
+}
+
+// SPEC 5's: k x k, 3 unicast + 3 multicast VCs, a VC for a whole message.
+std::unique_ptr<NocSystem> hta_torus(unsigned k, HeaderTiming timing) {
+  PlatformParams p = hta_params({k, k}, 6, 96);
+  p.system.router.hta.header_routing = timing;
   return make_platform(p);
 }
 
@@ -190,11 +194,11 @@ TEST_CASE("hta replication: every other node of a 4x4 torus gets a bit-exact cop
   CHECK(test::get<std::uint64_t>(out.report, "hta.flits_replicated") == 14 * 16);
 }
 
-TEST_CASE("hta traffic: half multicast on an 8x8 torus, every copy verified, flits conserved",
+TEST_CASE("hta traffic: half multicast on an 8x8 torus near saturation, every copy verified",
           "[hta]") {
   auto sys = hta_torus(8, HeaderTiming::delayed);
   const RunOutcome out =
-      test::run_traffic(*sys, multicast_traffic(0.01, 0.5, 16, 8, 32), 1000, 5000);
+      test::run_traffic(*sys, multicast_traffic(0.04, 0.5, 16, 8, 32), 1000, 5000);
   INFO(out.diagnosis);
   REQUIRE(out.status == RunStatus::ok);
   const auto copies = test::get<std::uint64_t>(out.report, "multicast.copies_delivered");
@@ -204,6 +208,90 @@ TEST_CASE("hta traffic: half multicast on an 8x8 torus, every copy verified, fli
   CHECK(test::get<double>(out.report, "unicast.latency_cycles.mean") > 0);
   CHECK(test::get<double>(out.report, "multicast.latency_cycles.mean") >
         test::get<double>(out.report, "unicast.latency_cycles.mean"));
+}
+
+}  // namespace
+}  // namespace collnoc
+
+namespace collnoc {
+namespace {
+
+// Deadlock recovery on a unidirectional ring of 4 (SPEC 5): every node sends 3 messages to the
+// other 3 at once, 2 multicast VCs a link. Each message holds its VC at one router while its
+// header waits for a VC of the next link, which messages waiting in the same way hold all round
+// the ring: a cyclic wait that only recovery ends (the second case: without it, the run
+// deadlocks).
+struct Ring {
+  std::unique_ptr<NocSystem> sys;
+  RunOutcome out;
+  std::vector<std::vector<RecoveryEvent>> log{4};
+};
+
+Ring ring_of_multicasts(unsigned timeout_cycles) {
+  PlatformParams p = hta_params({4}, 4, 40);
+  p.system.router.hta.timeout_cycles = timeout_cycles;
+  Ring ring;
+  ring.sys = make_platform(p);
+  NocSystem& sys = *ring.sys;
+  sys.attach_traffic(multicast_traffic(0.0, 1.0, 32, 1, 1), 1);
+  for (NodeId n = 0; n < 4; ++n) {
+    sys.router(n).log_recovery(&ring.log[n]);
+    for (int m = 0; m < 3; ++m)
+      sys.ni(n).queue_synthetic(
+          SyntheticSource::Packet{(n + 1) % 4, 32, {(n + 1) % 4, (n + 2) % 4, (n + 3) % 4}}, 0);
+  }
+  RunParams run;
+  run.warmup_cycles = 0;
+  run.measure_cycles = 1;
+  run.watchdog_cycles = 1000;
+  run.progress = false;
+  ring.out = Simulation(sys, run, nullptr).run();
+  return ring;
+}
+
+TEST_CASE("hta deadlock recovery: a cyclic wait is detected after the timeout, queued, absorbed "
+          "when the queue is full, re-injected after the delay; every copy delivered",
+          "[hta]") {
+  using What = RecoveryEvent::What;
+  const Ring ring = ring_of_multicasts(16);
+  INFO(ring.out.diagnosis);
+  REQUIRE(ring.out.status == RunStatus::ok);
+  const Report& r = ring.out.report;
+  CHECK(test::get<std::uint64_t>(r, "multicast.messages_delivered") == 12);
+  CHECK(test::get<std::uint64_t>(r, "multicast.copies_verified") == 36);
+  const auto diverted = test::get<std::uint64_t>(r, "hta.potentially_deadlocked");
+  CHECK(diverted > 0);
+  CHECK(test::get<std::uint64_t>(r, "hta.absorbed") > 0);
+  CHECK(test::get<std::uint64_t>(r, "hta.reinjected") == diverted);
+  CHECK(test::get<std::uint64_t>(r, "flits.in_flight") == 0);
+  // Per router, in order: a diversion exactly 16 cycles after its header blocked; a
+  // re-injection no sooner than 50 cycles after the message was whole in the queue, and at
+  // once when nothing holds it back.
+  std::uint64_t diversions = 0, prompt_reinjections = 0;
+  for (const std::vector<RecoveryEvent>& log : ring.log) {
+    for (std::size_t e = 0; e < log.size(); ++e) {
+      const RecoveryEvent& ev = log[e];
+      if (ev.what != What::diverted && ev.what != What::reinjecting) continue;
+      const What before = ev.what == What::diverted ? What::blocked : What::queued;
+      std::size_t b = e;
+      while (b > 0 && !(log[b - 1].what == before && log[b - 1].packet == ev.packet)) --b;
+      REQUIRE(b > 0);
+      if (ev.what == What::diverted) {
+        CHECK(ev.cycle - log[b - 1].cycle == 16);
+        ++diversions;
+      } else {
+        CHECK(ev.cycle - log[b - 1].cycle >= 50);
+        prompt_reinjections += ev.cycle - log[b - 1].cycle == 50;
+      }
+    }
+  }
+  CHECK(diversions == diverted);
+  CHECK(prompt_reinjections > 0);
+}
+
+TEST_CASE("hta deadlock recovery: without it (timeout 2^30) the same ring deadlocks", "[hta]") {
+  const Ring ring = ring_of_multicasts(1u << 30);
+  CHECK(ring.out.status == RunStatus::deadlock);
 }
 
 }  // namespace

@@ -15,6 +15,9 @@ void validate(const RouterParams& p) {
   check_range("router.buffer_flits", p.buffer_flits, RouterParams::buffer_flits_range);
   check_range("router.hop_latency_cycles", p.hop_latency_cycles,
               RouterParams::hop_latency_cycles_range);
+  check_range("hta.timeout_cycles", p.hta.timeout_cycles, HtaParams::timeout_cycles_range);
+  check_range("hta.reinjection_delay_cycles", p.hta.reinjection_delay_cycles,
+              HtaParams::reinjection_delay_cycles_range);
 }
 
 const char* to_string(VcRealloc r) {
@@ -129,8 +132,9 @@ void Router::enable_multicast(const HeaderRouting& headers) {
   header_routing_ = &headers;
   multicast_class_ = static_cast<std::uint8_t>(params_.vc_classes - 1);
   const std::size_t n_vcs = static_cast<std::size_t>(ports_) * vcs_;
-  mc_.assign(n_vcs, MulticastVc{});
-  mc_out_vc_.assign(n_vcs * ports_, 0);
+  dq_index_ = static_cast<unsigned>(n_vcs);  // the deadlock queue: one source beyond the VCs
+  mc_.assign(n_vcs + 1, MulticastVc{});
+  mc_out_vc_.assign((n_vcs + 1) * ports_, 0);
   tie_rng_.reseed(hash64(params_.hta.seed, id_));
   for (unsigned p = 0; p < ports_; ++p)
     if (in_links_[p]) in_links_[p]->enable_control_lines();
@@ -239,14 +243,12 @@ __attribute__((flatten)) void Router::cycle(At at) {
 
   receive(at);
   max_buffered_ = std::max(max_buffered_, buffered_);
-  if (buffered_ > 0) {
+  if (multicast_work_) {
+    multicast_cycle(at);
+  } else if (buffered_ > 0) {
     RouterScratch& s = net_.router_scratch(at);
-    const bool multicast = multicast_vcs_ > 0;
-    if (multicast) move_multicast(at, s);
     collect_requests(at, s);
     if (!s.routing_vcs.empty()) allocate_vcs(at, s);
-    if (multicast && (s.multicast_inputs | s.multicast_outputs))
-      withdraw_requests(at.thread(), s);
     if (s.switch_requests > 0) {
       allocate_switch(at, s);
       traverse(at, s);
@@ -440,6 +442,7 @@ void Router::traverse(At at, RouterScratch& s) {
 void Router::start_multicast(unsigned i) {
   in_vcs_[i].state = VcState::multicast;
   ++multicast_vcs_;
+  multicast_work_ = true;
   mc_[i] = MulticastVc{};
 }
 
@@ -453,15 +456,92 @@ void Router::take_front(At at, unsigned i) {
   in_links_[port]->return_credit(at, static_cast<std::uint8_t>(i - port * vcs_));
 }
 
+bool Router::mc_front_is_header(unsigned i) const {
+  if (i == dq_index_) {
+    const HeldMessage& m = held_.front();
+    return dq_next_ < m.flits.size() && m.flits[dq_next_].is_multicast_header();
+  }
+  return in_vcs_[i].count > 0 && front(i).flit.is_multicast_header();
+}
+
+template <class At>
+void Router::mc_pop(At at, unsigned i) {
+  if (i == dq_index_) ++dq_next_;
+  else take_front(at, i);
+}
+
+void Router::hold_flit(HeldMessage& m, const FlitHeader& f, const std::uint32_t* payload) {
+  m.flits.push_back(f);
+  m.payload.insert(m.payload.end(), payload, payload + flit_words_);
+}
+
+Router::HeldMessage* Router::start_diversion(Cycle now, PacketHandle packet) {
+  ++mc_counters_.potentially_deadlocked;
+  note(now, RecoveryEvent::What::diverted, packet);
+  if (held_.empty()) {
+    dq_busy_since_ = now;
+  } else {  // the deadlock queue holds one: into the node's memory
+    ++mc_counters_.absorbed;
+    note(now, RecoveryEvent::What::absorbed, packet);
+  }
+  held_.emplace_back();
+  multicast_work_ = true;
+  mc_counters_.max_memory_messages =
+      std::max<std::uint64_t>(mc_counters_.max_memory_messages, held_.size() - 1);
+  return &held_.back();
+}
+
+void Router::finish_reinjection(Cycle now) {
+  ++mc_counters_.reinjected;
+  held_.pop_front();
+  dq_next_ = 0;
+  mc_[dq_index_] = MulticastVc{};
+  dq_ready_ = kNever;
+  if (held_.empty()) {
+    mc_counters_.queue_busy_cycles += now - dq_busy_since_ + 1;
+    update_multicast_work();
+    return;
+  }
+  // Fetched back from memory (it wins over new messages: the queue serves it first).
+  if (held_.front().complete) {
+    dq_ready_ = now + params_.hta.reinjection_delay_cycles;
+    note(now, RecoveryEvent::What::queued, held_.front().flits[0].packet);
+  }
+}
+
+std::uint64_t Router::held_flits() const {
+  std::uint64_t n = 0;
+  for (const HeldMessage& m : held_) n += m.flits.size();
+  return n - (held_.empty() ? 0 : dq_next_);
+}
+
+template <class At>
+__attribute__((flatten)) void Router::multicast_cycle(At at) {
+  RouterScratch& s = net_.router_scratch(at);
+  move_multicast(at, s);
+  collect_requests(at, s);
+  if (!s.routing_vcs.empty()) allocate_vcs(at, s);
+  if (s.multicast_inputs | s.multicast_outputs) withdraw_requests(at.thread(), s);
+  if (s.switch_requests > 0) {
+    allocate_switch(at, s);
+    traverse(at, s);
+  }
+}
+
 template <class At>
 void Router::move_multicast(At at, RouterScratch& s) {
   s.multicast_inputs = s.multicast_outputs = 0;
+  // The deadlock queue first (a re-injected message before new ones), then the input VCs,
+  // round-robin among them for the crossbar's ports.
+  if (!held_.empty() && dq_ready_ <= at.now) {
+    if (mc_front(dq_index_).is_multicast_header()) route_header(at, dq_index_, s);
+    else copy_data(at, dq_index_, s);
+  }
   mc_order_.clear();
   for_each_nonempty([&](unsigned i) {
     if (in_vcs_[i].state == VcState::multicast) mc_order_.push_back(i);
   });
   if (mc_order_.empty()) return;
-  // Round-robin among the multicast VCs for the crossbar's ports.
   const std::size_t n = mc_order_.size(), first = multicast_rr_++ % n;
   for (std::size_t k = 0; k < n; ++k) {
     const unsigned i = mc_order_[(first + k) % n];
@@ -474,14 +554,16 @@ void Router::move_multicast(At at, RouterScratch& s) {
 template <class At>
 bool Router::route_header(At at, unsigned i, RouterScratch& s) {
   const Cycle now = at.now;
-  const BufferSlot& slot = front(i);
-  const FlitHeader f = slot.flit;
+  const FlitHeader f = mc_front(i);
   MulticastVc& m = mc_[i];
-  const unsigned in_port = port_of_[i], in_vc = i - in_port * vcs_;
-  if (slot.arrived + hop_latency_cycles_ - 1 > now) return false;  // the routing pipeline
-  if (params_.hta.header_routing == HeaderTiming::delayed &&
-      !in_links_[in_port]->control_line_high(in_vc, now))
-    return false;  // upstream still routes headers of this message
+  const bool queue = i == dq_index_;
+  const unsigned in_port = queue ? 0 : port_of_[i];
+  if (!queue) {
+    if (front(i).arrived + hop_latency_cycles_ - 1 > now) return false;  // the routing pipeline
+    if (params_.hta.header_routing == HeaderTiming::delayed &&
+        !in_links_[in_port]->control_line_high(i - in_port * vcs_, now))
+      return false;  // upstream still routes headers of this message
+  }
   // Ports with a free multicast VC: free, and empty downstream (a VC holds one message).
   const unsigned base = multicast_class_ * vcs_per_class_;
   std::uint64_t free = 0;
@@ -497,43 +579,59 @@ bool Router::route_header(At at, unsigned i, RouterScratch& s) {
   }
   const HeaderDecision d = header_routing_->route(HeaderRoutingInput{
       id_, f.dst, m.outputs, free, static_cast<std::uint32_t>(tie_rng_.next() >> 32)});
-  if (d.action == HeaderDecision::Action::blocked) {
-    if (m.blocked_since == kNever) m.blocked_since = now;
-    ++mc_counters_.blocked_header_cycles;
-    return false;
-  }
-  const unsigned p = d.port;
-  const std::uint64_t bit = std::uint64_t{1} << p;
+  const std::uint64_t bit = std::uint64_t{1} << d.port;
   const bool consume = d.action == HeaderDecision::Action::consume;
   // A forwarded header crosses the switch: its output must be free of other copies this cycle.
-  if (!consume && (s.multicast_outputs & bit)) return false;
-  if (!(m.outputs & bit)) {  // a VC on a new output for this message
-    unsigned v = base;
-    while (out_vc(p, v).owner >= 0 || out_vc(p, v).credits != out_depth_[p]) ++v;
-    out_vc(p, v).owner = static_cast<std::int16_t>(i);
-    mc_out_vc_[i * ports_ + p] = static_cast<std::uint8_t>(v);
-    m.outputs |= bit;
-    hold(p, now);
-  }
-  m.blocked_since = kNever;
-  ++mc_counters_.headers_routed;
-  if (consume) {
-    ++mc_counters_.consumed;
+  const bool routed = d.action != HeaderDecision::Action::blocked &&
+                      (consume || !(s.multicast_outputs & bit));
+  if (!routed) {
+    // Deadlock detection: blocked for the timeout, the header leaves the network with its
+    // message; once one has, the others follow at once unless they can be routed. (The
+    // deadlock queue's own message waits: it is the way out.)
+    if (d.action == HeaderDecision::Action::blocked) ++mc_counters_.blocked_header_cycles;
+    if (queue) return false;
+    if (!m.divert) {
+      if (d.action != HeaderDecision::Action::blocked) return false;  // only the crossbar
+      if (m.blocked_since == kNever) {
+        m.blocked_since = now;
+        note(now, RecoveryEvent::What::blocked, f.packet);
+      }
+      if (now - m.blocked_since < params_.hta.timeout_cycles) return false;
+      m.divert = start_diversion(now, f.packet);
+    }
+    hold_flit(*m.divert, f, mc_front_payload(i));
+    take_front(at, i);
   } else {
-    OutputPort& o = out(p);
-    const std::uint8_t v = mc_out_vc_[i * ports_ + p];
-    OutputVc& ov = out_vc(p, v);
-    o.link->forward(at, f, payload_of(slot), v, static_cast<std::uint16_t>(f.hops + o.to_router),
-                    ov.next_slot);
-    --ov.credits;
-    ++o.flits;
-    net_.count_flit_move(at);
-    s.multicast_outputs |= bit;
-    s.multicast_inputs |= std::uint64_t{1} << in_port;
+    const unsigned p = d.port;
+    if (queue && dq_next_ == 0) note(now, RecoveryEvent::What::reinjecting, f.packet);
+    if (!(m.outputs & bit)) {  // a VC on a new output for this message
+      unsigned v = base;
+      while (out_vc(p, v).owner >= 0 || out_vc(p, v).credits != out_depth_[p]) ++v;
+      out_vc(p, v).owner = static_cast<std::int16_t>(i);
+      mc_out_vc_[i * ports_ + p] = static_cast<std::uint8_t>(v);
+      m.outputs |= bit;
+      hold(p, now);
+    }
+    m.blocked_since = kNever;
+    ++mc_counters_.headers_routed;
+    if (consume) {
+      ++mc_counters_.consumed;
+    } else {
+      OutputPort& o = out(p);
+      const std::uint8_t v = mc_out_vc_[i * ports_ + p];
+      OutputVc& ov = out_vc(p, v);
+      o.link->forward(at, f, mc_front_payload(i), v,
+                      static_cast<std::uint16_t>(f.hops + o.to_router), ov.next_slot);
+      --ov.credits;
+      ++o.flits;
+      net_.count_flit_move(at);
+      s.multicast_outputs |= bit;
+      if (!queue) s.multicast_inputs |= std::uint64_t{1} << in_port;
+    }
+    mc_pop(at, i);
   }
-  take_front(at, i);
-  if (params_.hta.header_routing == HeaderTiming::delayed &&
-      (in_vcs_[i].count == 0 || !front(i).flit.is_multicast_header()))
+  // Delayed header routing: the last header handled here tells downstream.
+  if (params_.hta.header_routing == HeaderTiming::delayed && !mc_front_is_header(i))
     signal_headers_routed(at, i);
   return true;
 }
@@ -553,22 +651,24 @@ template <class At>
 bool Router::copy_data(At at, unsigned i, RouterScratch& s) {
   const Cycle now = at.now;
   MulticastVc& m = mc_[i];
+  const bool queue = i == dq_index_;
   if (params_.hta.header_routing == HeaderTiming::delayed) signal_headers_routed(at, i);
   // Lockstep: every allocated output free this cycle and with a credit, or no copy at all.
+  // (The headers deadlock recovery took get their copy in the router's own memory.)
   if (m.outputs & s.multicast_outputs) return false;
   for (std::uint64_t bits = m.outputs; bits; bits &= bits - 1) {
     const unsigned p = static_cast<unsigned>(__builtin_ctzll(bits));
     if (out_vc(p, mc_out_vc_[i * ports_ + p]).credits == 0) return false;
   }
-  const BufferSlot& slot = front(i);
-  const FlitHeader f = slot.flit;
+  const FlitHeader f = mc_front(i);
+  const std::uint32_t* payload = mc_front_payload(i);
   unsigned copies = 0;
   for (std::uint64_t bits = m.outputs; bits; bits &= bits - 1) {
     const unsigned p = static_cast<unsigned>(__builtin_ctzll(bits));
     OutputPort& o = out(p);
     const std::uint8_t v = mc_out_vc_[i * ports_ + p];
     OutputVc& ov = out_vc(p, v);
-    o.link->forward(at, f, payload_of(slot), v, f.hops, ov.next_slot);
+    o.link->forward(at, f, payload, v, f.hops, ov.next_slot);
     --ov.credits;
     ++o.flits;
     net_.count_flit_move(at);
@@ -578,20 +678,36 @@ bool Router::copy_data(At at, unsigned i, RouterScratch& s) {
       release(p, now);
     }
   }
+  if (m.divert) {
+    hold_flit(*m.divert, f, payload);
+    ++copies;
+  }
   mc_counters_.replicated += copies - 1;
   s.multicast_outputs |= m.outputs;
+  if (queue) {
+    ++dq_next_;
+    if (f.is_tail()) finish_reinjection(now);
+    return true;
+  }
   const unsigned in_port = port_of_[i];
-  s.multicast_inputs |= std::uint64_t{1} << in_port;
+  if (m.outputs) s.multicast_inputs |= std::uint64_t{1} << in_port;
   take_front(at, i);
-  if (f.is_tail()) {
-    InputVc& ivc = in_vcs_[i];
-    in_links_[in_port]->lower_control_line(i - in_port * vcs_);
-    ivc.state = VcState::idle;
-    --multicast_vcs_;
-    if (ivc.count > 0) {  // the next message (or packet) is queued behind
-      const BufferSlot& next = front(i);
-      start_head(i, Arrival::of(next.flit), next.arrived, now + 1);
+  if (!f.is_tail()) return true;
+  if (m.divert) {  // the held message is whole: the deadlock queue's re-injects after the delay
+    m.divert->complete = true;
+    if (m.divert == &held_.front()) {
+      dq_ready_ = now + params_.hta.reinjection_delay_cycles;
+      note(now, RecoveryEvent::What::queued, f.packet);
     }
+  }
+  InputVc& ivc = in_vcs_[i];
+  in_links_[in_port]->lower_control_line(i - in_port * vcs_);
+  ivc.state = VcState::idle;
+  --multicast_vcs_;
+  update_multicast_work();
+  if (ivc.count > 0) {  // the next message (or packet) is queued behind
+    const BufferSlot& next = front(i);
+    start_head(i, Arrival::of(next.flit), next.arrived, now + 1);
   }
   return true;
 }
@@ -650,6 +766,9 @@ Cycle Router::next_work_cycle(Cycle now) const {
   // (credits are collected when it next evaluates).
   if (buffered_ > 0) return now + 1;
   Cycle next = kNever;
+  // A message in the deadlock queue re-injects when its delay is over.
+  if (multicast_work_ && !held_.empty() && dq_ready_ != kNever)
+    next = std::max(now + 1, dq_ready_);
   // (With this cycle's marks: a sender evaluated before this router in this cycle woke it while
   // it was awake, which does nothing. On a parallel cycle the links' writers may be on other
   // threads: acquire loads.)
@@ -692,10 +811,22 @@ void Router::report(Tally& t, const Topology& topo) const {
     t.count("hta.headers_consumed", mc_counters_.consumed);
     t.count("hta.flits_replicated", mc_counters_.replicated);
     t.count("hta.blocked_header_cycles", mc_counters_.blocked_header_cycles);
+    t.count("hta.potentially_deadlocked", mc_counters_.potentially_deadlocked);
+    t.count("hta.absorbed", mc_counters_.absorbed);
+    t.count("hta.reinjected", mc_counters_.reinjected);
+    t.maximum("hta.memory_max_messages", mc_counters_.max_memory_messages);
+    const std::uint64_t busy =
+        mc_counters_.queue_busy_cycles + (held_.empty() ? 0 : cycles - dq_busy_since_);
+    t.average("hta.deadlock_queue_occupancy", cycles ? static_cast<double>(busy) / cycles : 0.0);
   }
 }
 
 void Router::describe_blocked(std::ostream& os, const Topology& topo) const {
+  if (!held_.empty())
+    os << "  router " << id_ << " deadlock queue: " << held_.front().flits.size() - dq_next_
+       << " flit(s) of packet " << net_.packets[held_.front().flits[0].packet].packet_id
+       << (held_.front().complete ? "" : ", filling") << "; " << held_.size() - 1
+       << " message(s) in the node's memory\n";
   for (unsigned i = 0; i < ports_ * vcs_; ++i) {
     const InputVc& ivc = in_vcs_[i];
     if (ivc.count == 0) continue;
@@ -713,6 +844,7 @@ void Router::describe_blocked(std::ostream& os, const Topology& topo) const {
       for (unsigned p = 0; p < ports_; ++p)
         if ((mc_[i].outputs >> p) & 1u) os << " " << topo.port_name(p);
       if (mc_[i].blocked_since != kNever) os << ", header blocked since cycle " << mc_[i].blocked_since;
+      if (mc_[i].divert) os << ", leaving for the deadlock queue";
     } else if (ivc.state == VcState::active) {
       const OutputVc& ov = out_vc(ivc.out_port, ivc.out_vc);
       os << " holds output " << topo.port_name(ivc.out_port) << " vc " << unsigned(ivc.out_vc)

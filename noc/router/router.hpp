@@ -13,6 +13,7 @@
 // may advance (see Switching); contention is counted where a packet loses (count_contention).
 #pragma once
 #include <cstdint>
+#include <deque>
 #include <iosfwd>
 #include <memory>
 #include <stdexcept>
@@ -53,7 +54,14 @@ const std::vector<HeaderTiming>& header_timings();
 struct HtaParams {
   bool enabled = false;
   HeaderTiming header_routing = HeaderTiming::delayed;  // hta.header_routing
+  // Deadlock recovery: a header not routable for this long moves, with its message, into the
+  // router's deadlock queue, which re-injects it this long after it is complete there.
+  unsigned timeout_cycles = 16;             // hta.timeout_cycles
+  unsigned reinjection_delay_cycles = 50;   // hta.reinjection_delay_cycles
   std::uint64_t seed = 1;  // the routers' tie-break generators (from sim.seed)
+
+  static constexpr UintRange timeout_cycles_range{1, 1u << 30};
+  static constexpr UintRange reinjection_delay_cycles_range{0, 1u << 30};
 };
 
 struct RouterParams {
@@ -85,6 +93,20 @@ void validate(const RouterParams& p);
 void check_vc_realloc(const RouterParams& p, const RoutingFunction& routing,
                       const std::string& routing_name);
 
+// What deadlock recovery did with a multicast message at a router (Router::log_recovery).
+struct RecoveryEvent {
+  enum class What : std::uint8_t {
+    blocked,       // its front header found no channel (the timeout starts)
+    diverted,      // the timeout is over: it leaves for the deadlock queue
+    absorbed,      // ... which was full: into the node's memory
+    queued,        // whole in the deadlock queue (re-injection delay starts)
+    reinjecting,   // its first flit leaves the deadlock queue
+  };
+  Cycle cycle;
+  What what;
+  PacketId packet;
+};
+
 // Counters of one output port (and so of the link it drives).
 struct OutputCounters {
   std::uint64_t flits = 0;              // flits sent
@@ -112,6 +134,10 @@ class Router : public Clocked<Router> {
   // consumed here (their destination is this node) (flit conservation counts both).
   std::uint64_t flits_replicated() const { return mc_counters_.replicated; }
   std::uint64_t headers_consumed() const { return mc_counters_.consumed; }
+  // Flits of messages in the deadlock queue and the node's memory (deadlock recovery).
+  std::uint64_t held_flits() const;
+  // Appends what deadlock recovery does here to `log` (tests, studies; null: nothing).
+  void log_recovery(std::vector<RecoveryEvent>* log) { recovery_log_ = log; }
   OutputCounters output_counters(unsigned port) const {
     return OutputCounters{out(port).flits, stats_[port].busy_cycles, stats_[port].contention_events};
   }
@@ -187,13 +213,23 @@ class Router : public Clocked<Router> {
   };
   // A multicast message at the front of an input VC: the outputs allocated to it here (and
   // their VCs, in mc_out_vc_), and what delayed header routing and deadlock detection need.
+  // A message, or the part of one, that deadlock recovery took out of the network: the
+  // headers that could not be routed, then the data (payload flit_words_ words a flit).
+  struct HeldMessage {
+    std::vector<FlitHeader> flits;
+    std::vector<std::uint32_t> payload;
+    bool complete = false;  // its tail is in
+  };
   struct MulticastVc {
     std::uint64_t outputs = 0;
     Cycle blocked_since = kNever;  // its front header could not be routed since
     bool signalled = false;        // control lines raised downstream: all headers routed here
+    HeldMessage* divert = nullptr;  // deadlock recovery took its message: where it goes
   };
   struct MulticastCounters {
     std::uint64_t replicated = 0, consumed = 0, headers_routed = 0, blocked_header_cycles = 0;
+    std::uint64_t potentially_deadlocked = 0, absorbed = 0, reinjected = 0;
+    std::uint64_t queue_busy_cycles = 0, max_memory_messages = 0;
   };
   struct PortTrace {  // what a VCD shows per port
     bool out_valid = false;
@@ -217,13 +253,16 @@ class Router : public Clocked<Router> {
   // credits that have come back into their output VCs.
   template <class At>
   __attribute__((always_inline)) inline void receive(At at);
+  // Stages 2 and 3 of a router with multicast work (out of line: the unicast cycle does not
+  // carry it): move_multicast first, then the unicast stages without the ports it took.
+  template <class At>
+  [[gnu::noinline]] void multicast_cycle(At at);
   // Stage 2 for the multicast VCs, before the others (a copy needs all its outputs in one
   // cycle: with equal priority a busy output would hold it back for ever): each routes its
   // front header (HeaderRouting) or, all headers routed, copies its front data flit onto every
-  // output allocated to it. Ports it uses are in s.multicast_inputs/outputs. Out of line: the
-  // unicast cycle does not carry it.
+  // output allocated to it. Ports it uses are in s.multicast_inputs/outputs.
   template <class At>
-  [[gnu::noinline]] void move_multicast(At at, RouterScratch& s);
+  void move_multicast(At at, RouterScratch& s);
   template <class At>
   bool route_header(At at, unsigned i, RouterScratch& s);
   template <class At>
@@ -238,6 +277,26 @@ class Router : public Clocked<Router> {
   template <class At>
   void take_front(At at, unsigned i);
   void start_multicast(unsigned i);
+  void update_multicast_work() { multicast_work_ = multicast_vcs_ > 0 || !held_.empty(); }
+  // Multicast sources: the input VCs, and the deadlock queue (index dq_index_, re-injecting
+  // its message once complete and the delay is over).
+  const FlitHeader& mc_front(unsigned i) const {
+    return i == dq_index_ ? held_.front().flits[dq_next_] : front(i).flit;
+  }
+  const std::uint32_t* mc_front_payload(unsigned i) const {
+    return i == dq_index_ ? &held_.front().payload[dq_next_ * flit_words_] : payload_of(front(i));
+  }
+  // Whether source i has a header at its front.
+  bool mc_front_is_header(unsigned i) const;
+  template <class At>
+  void mc_pop(At at, unsigned i);
+  // Deadlock recovery: header or data flit `f` goes into message `m` held here.
+  void hold_flit(HeldMessage& m, const FlitHeader& f, const std::uint32_t* payload);
+  // A diversion starts: a new held message, in the deadlock queue if it is free, else in
+  // the node's memory (absorbed).
+  HeldMessage* start_diversion(Cycle now, PacketHandle packet);
+  // The deadlock queue's message is re-injected; the next one is fetched from memory.
+  void finish_reinjection(Cycle now);
   // Stage 2a, one pass over the VCs holding flits: a packet that holds an output VC asks for
   // the switch (request_switch), a head ready for allocation for an output VC (request_vc).
   template <class At>
@@ -327,6 +386,8 @@ class Router : public Clocked<Router> {
   std::uint8_t vcs_, vcs_per_class_, flit_words_;
   Switching switching_;
   bool traced_ = false;
+  bool multicast_work_ = false;  // a multicast VC or held message (update_multicast_work)
+  std::uint8_t multicast_class_ = 0xff;  // the class multicast messages use; none = 0xff
   Link** in_links_;
   std::uint64_t* nonempty_;  // bit per input VC with flits buffered
   std::uint8_t* port_of_;    // per input VC: its port (saves a division)
@@ -346,8 +407,7 @@ class Router : public Clocked<Router> {
   // Output VCs reallocated only when empty (bits over all VCs), on ports to routers and to NIs.
   std::uint32_t empty_realloc_to_router_ = 0, empty_realloc_to_ni_ = 0;
   std::vector<PortTrace> trace_;  // empty unless traced
-  // Multicast (enable_multicast): the class its messages use, none = 0xff.
-  std::uint8_t multicast_class_ = 0xff;
+  // Multicast (enable_multicast).
   unsigned multicast_vcs_ = 0;  // input VCs in state multicast
   unsigned multicast_rr_ = 0;   // which of them goes first this cycle (round-robin)
   const HeaderRouting* header_routing_ = nullptr;
@@ -357,6 +417,17 @@ class Router : public Clocked<Router> {
   std::vector<unsigned> mc_order_;         // (scratch of move_multicast)
   Rng tie_rng_;
   MulticastCounters mc_counters_;
+  // Deadlock recovery: held_.front() is the deadlock queue's message, the rest are absorbed
+  // into the node's memory, in order (a deque: a diverting VC keeps a pointer to its own).
+  std::deque<HeldMessage> held_;
+  unsigned dq_index_ = ~0u;   // the deadlock queue as a multicast source (ports * vcs)
+  std::size_t dq_next_ = 0;   // its next flit to re-inject
+  Cycle dq_ready_ = kNever;   // it may re-inject from this cycle
+  Cycle dq_busy_since_ = 0;
+  std::vector<RecoveryEvent>* recovery_log_ = nullptr;
+  void note(Cycle now, RecoveryEvent::What what, PacketHandle packet) {
+    if (recovery_log_) recovery_log_->push_back({now, what, net_.packets[packet].packet_id});
+  }
 };
 
 }  // namespace collnoc
