@@ -601,6 +601,7 @@ bool Router::route_header(At at, unsigned i, RouterScratch& s) {
     }
     hold_flit(*m.divert, f, mc_front_payload(i));
     take_front(at, i);
+    s.multicast_inputs |= std::uint64_t{1} << in_port;
   } else {
     const unsigned p = d.port;
     if (queue && dq_next_ == 0) note(now, RecoveryEvent::What::reinjecting, f.packet);
@@ -626,8 +627,9 @@ bool Router::route_header(At at, unsigned i, RouterScratch& s) {
       ++o.flits;
       net_.count_flit_move(at);
       s.multicast_outputs |= bit;
-      if (!queue) s.multicast_inputs |= std::uint64_t{1} << in_port;
     }
+    // (A consumed header is read out of its buffer too: the input port's flit this cycle.)
+    if (!queue) s.multicast_inputs |= std::uint64_t{1} << in_port;
     mc_pop(at, i);
   }
   // Delayed header routing: the last header handled here tells downstream.
@@ -690,7 +692,7 @@ bool Router::copy_data(At at, unsigned i, RouterScratch& s) {
     return true;
   }
   const unsigned in_port = port_of_[i];
-  if (m.outputs) s.multicast_inputs |= std::uint64_t{1} << in_port;
+  s.multicast_inputs |= std::uint64_t{1} << in_port;  // (one flit a cycle out of a port)
   take_front(at, i);
   if (!f.is_tail()) return true;
   if (m.divert) {  // the held message is whole: the deadlock queue's re-injects after the delay
