@@ -34,6 +34,18 @@ static_assert(sizeof(PacketHeader) + sizeof(MessageFields) <= 64,
 // A packet as an NI builds and reads it: the network's header and the message fields.
 struct PacketInfo : PacketHeader, MessageFields {};
 
+// Software multicast (traffic.multicast_scheme = software) sends a message as one unicast
+// packet per destination; each carries the message's number at its source in `tag` (0: not
+// part of one). The message's key: apart from every packet id ((src << 40) | n, n < 2^39).
+inline std::uint64_t software_multicast_key(NodeId src, std::uint32_t number) {
+  return (static_cast<std::uint64_t>(src) << 40) | (std::uint64_t{1} << 39) | number;
+}
+// What a synthetic packet's payload is generated from: its id, or its message's key (every
+// unicast of a software multicast carries the same data).
+inline std::uint64_t synthetic_payload_key(const PacketHeader& h, const MessageFields& m) {
+  return m.tag ? software_multicast_key(h.src, m.tag) : h.packet_id;
+}
+
 // What happened in one round of the firmware (MessageLayer::mark_round; each packet carries its
 // sender's round): packets created, and contention events their flits met, on router-to-router
 // links and at ejection ports. A round is the sender's: rounds of different cores may overlap.
@@ -81,6 +93,8 @@ class InterfaceContext final : public ContentionObserver {
     bool measured = false;
   };
   std::unordered_map<PacketHandle, MulticastInFlight> multicasts;
+  // Software multicast messages in flight, by software_multicast_key: unicasts still to arrive.
+  std::unordered_map<std::uint64_t, MulticastInFlight> software_multicasts;
 
  private:
   struct alignas(64) PerThread {  // each thread's on lines of its own

@@ -45,7 +45,8 @@ class NetworkInterface : public Clocked<NetworkInterface> {
     packetizer_.queue_synthetic(std::move(p), created);
     wake_at(std::max(created, clock().now()));
   }
-  // Takes hardware multicast copies (the routers replicate: RouterParams::hta).
+  // Reports multicast results: hardware multicast copies (the routers replicate:
+  // RouterParams::hta) or the unicasts of software multicast.
   void enable_multicast() { reassembler_.enable_multicast(); }
   void set_measurement_window(Cycle begin, Cycle end) {
     packetizer_.set_measurement_window(begin, end);

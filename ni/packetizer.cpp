@@ -29,6 +29,7 @@ void Packetizer::set_source(std::unique_ptr<SyntheticSource> source,
   source_ = std::move(source);
   payload_ = &payload;
   limit_injection_ = source_->multicast();
+  software_multicast_ = source_->software_multicast();
 }
 
 // (In 64 bits: a message's words come close to 2^32 at the largest flits and packets.)
@@ -57,8 +58,10 @@ void Packetizer::enqueue(Message&& m) {
       std::max<std::uint64_t>(counters_.max_source_queue_packets, queued_packets_);
 }
 
-Packetizer::Message Packetizer::synthetic_message(SyntheticSource::Packet&& p, Cycle created) {
+Packetizer::Message Packetizer::synthetic_message(SyntheticSource::Packet&& p, Cycle created,
+                                                  std::uint32_t group) {
   Message m;
+  m.hdr.tag = group;
   m.hdr.src = id_;
   m.hdr.dst = p.dst;
   m.hdr.created_cycle = created;
@@ -83,11 +86,35 @@ Packetizer::Message Packetizer::synthetic_message(SyntheticSource::Packet&& p, C
     counters_.measured_created++;
     counters_.window_flits_created += p.flits;
   }
-  ++queued_messages_[!m.multicast_dsts.empty()];
+  if (!group) ++queued_messages_[!m.multicast_dsts.empty()];  // (a group counts once)
   return m;
 }
 
+unsigned Packetizer::queue_software_multicast(SyntheticSource::Packet&& p, Cycle created) {
+  const std::uint32_t group = ++next_group_;
+  InterfaceContext::MulticastInFlight& record =
+      interfaces_.software_multicasts[software_multicast_key(id_, group)];
+  record.copies_left = static_cast<unsigned>(p.multicast_dsts.size());
+  record.created = created;
+  record.measured = in_window(created);
+  ++counters_.multicast_created;
+  ++queued_messages_[1];
+  unsigned measured = 0;
+  for (std::size_t i = 0; i < p.multicast_dsts.size(); ++i) {
+    Message m = synthetic_message(SyntheticSource::Packet{p.multicast_dsts[i], p.flits, {}},
+                                  created, group);
+    m.last_of_group = i + 1 == p.multicast_dsts.size();
+    measured += m.hdr.measured;
+    enqueue(std::move(m));
+  }
+  return measured;
+}
+
 void Packetizer::queue_synthetic(SyntheticSource::Packet p, Cycle created) {
+  if (software_multicast_ && !p.multicast_dsts.empty()) {
+    net_.measured_created_outside_cycle(queue_software_multicast(std::move(p), created));
+    return;
+  }
   if (!p.multicast_dsts.empty() && multicast_class_ == 0)
     throw std::logic_error("Packetizer: a multicast message on a network without multicast");
   Message m = synthetic_message(std::move(p), created);
@@ -144,7 +171,8 @@ void Packetizer::cut_packet(Cycle now) {
   h.hops = 0;
   h.compressed = false;
   tx_plain_.resize(h.packet_words);
-  if (m.synthetic_flits) payload_->fill(h.packet_id, 0, h.packet_words, tx_plain_.data());
+  if (m.synthetic_flits)
+    payload_->fill(synthetic_payload_key(h, h), 0, h.packet_words, tx_plain_.data());
   else std::copy_n(m.words.begin() + h.word_offset, h.packet_words, tx_plain_.begin());
   if (h.multicast_headers) {  // headers, then the data (not compressed: SPEC 5's messages)
     h.length_flits = static_cast<std::uint16_t>(h.length_flits + h.multicast_headers);
@@ -234,7 +262,7 @@ void Packetizer::report(Tally& t, Cycle now) const {
   t.maximum("compression.max_relative_error", c.max_relative_error);
   t.count("compression.codec_busy_cycles", c.codec_busy_cycles);
   t.maximum("ni.source_queue_max_packets", c.max_source_queue_packets);
-  if (router_.hta.enabled) t.count("multicast.messages_created", c.multicast_created);
+  if (limit_injection_) t.count("multicast.messages_created", c.multicast_created);
   if (limit_injection_) t.count("ni.messages_throttled", c.messages_throttled);
   t.average("ni.source_queue_mean_packets",
             now ? static_cast<double>(c.source_queue_packet_cycles) / now : 0.0);

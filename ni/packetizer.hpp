@@ -95,6 +95,7 @@ class Packetizer {
     std::vector<std::uint32_t> words;
     unsigned synthetic_flits = 0;  // > 0: one synthetic packet, payload from the generator
     std::vector<NodeId> multicast_dsts;  // a hardware multicast message's destinations
+    bool last_of_group = false;  // the last unicast of a software multicast
     Cycle ready = 0;
     std::uint32_t next_word = 0;
     unsigned packets_left = 0;
@@ -115,7 +116,10 @@ class Packetizer {
   }
   // The message of a synthetic packet, counted as created (measured: the caller tells the
   // network, in or out of an evaluation).
-  Message synthetic_message(SyntheticSource::Packet&& p, Cycle created);
+  Message synthetic_message(SyntheticSource::Packet&& p, Cycle created, std::uint32_t group = 0);
+  // A software multicast: one unicast per destination, all with the message's payload, queued
+  // one after the other; returns how many are measured.
+  unsigned queue_software_multicast(SyntheticSource::Packet&& p, Cycle created);
   void start_multicast();  // registers the message for its destinations (InterfaceContext)
   void end_packet();       // the tail has left
   void cut_packet(Cycle now);
@@ -137,6 +141,8 @@ class Packetizer {
   bool cut_ = false;      // the head packet is cut and compressed, waiting for a VC
   bool sending_ = false;  // ... and its flits are being injected
   bool limit_injection_ = false;  // the source's traffic has multicast: ni.max_*_in_queue
+  bool software_multicast_ = false;  // ... sent as one unicast per destination
+  std::uint32_t next_group_ = 0;     // software multicast messages numbered from 1
   unsigned queued_messages_[2] = {0, 0};  // synthetic unicast, multicast messages queued
   bool traced_ = false;
   std::uint8_t words_per_flit_;
@@ -197,6 +203,11 @@ void Packetizer::generate(At at) {
     SyntheticSource::Packet p = source_->take();
     if (limit_injection_ && !room_for(p)) {
       ++counters_.messages_throttled;
+      continue;
+    }
+    if (software_multicast_ && !p.multicast_dsts.empty()) {
+      const unsigned measured = queue_software_multicast(std::move(p), created);
+      if (measured) net_.measured_created(at, measured);
       continue;
     }
     Message m = synthetic_message(std::move(p), created);
@@ -290,7 +301,8 @@ inline void Packetizer::end_packet() {
   --m.packets_left;
   --queued_packets_;
   if (m.packets_left > 0) return;
-  if (m.synthetic_flits) --queued_messages_[!m.multicast_dsts.empty()];
+  if (m.synthetic_flits && (m.hdr.tag == 0 || m.last_of_group))
+    --queued_messages_[m.hdr.tag != 0 || !m.multicast_dsts.empty()];
   source_queue_.pop_front();
 }
 

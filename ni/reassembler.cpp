@@ -79,19 +79,37 @@ void Reassembler::check_synthetic(const PacketHeader& h, const MessageFields& m,
       m.compressed ? decoders_.codec_for(static_cast<ElementType>(m.element_type)) : nullptr;
   if (!codec || codec->lossless()) {
     check_.resize(count);
-    payload_->fill(h.packet_id, first, count, check_.data());
+    payload_->fill(synthetic_payload_key(h, m), first, count, check_.data());
     for (std::uint32_t w = 0; w < count; ++w)
-      if (words[w] != check_[w]) ++counters_.payload_errors;
+      if (words[w] != check_[w]) {
+        ++counters_.payload_errors;
+        if (m.tag) altered_copies_.insert(h.packet_id);
+      }
     return;
   }
   std::vector<std::uint32_t> expected(m.packet_words);
-  for (std::uint32_t w = 0; w < m.packet_words; ++w) expected[w] = payload_->word(h.packet_id, w);
+  for (std::uint32_t w = 0; w < m.packet_words; ++w)
+    expected[w] = payload_->word(synthetic_payload_key(h, m), w);
   writer_.clear();
   codec->encode(expected.data(), expected.size(), writer_);
   BitReader reader(writer_);
   codec->decode(reader, expected.size(), expected.data());
   for (std::uint32_t w = 0; w < count; ++w)
-    if (words[w] != expected[first + w]) ++counters_.payload_errors;
+    if (words[w] != expected[first + w]) {
+      ++counters_.payload_errors;
+      if (m.tag) altered_copies_.insert(h.packet_id);
+    }
+}
+
+void Reassembler::end_software_copy(const PacketHeader& h, const MessageFields& m, Cycle now) {
+  ++counters_.multicast_copies;
+  if (altered_copies_.erase(h.packet_id) == 0) ++counters_.multicast_copies_verified;
+  const auto it = interfaces_.software_multicasts.find(software_multicast_key(h.src, m.tag));
+  if (--it->second.copies_left > 0) return;
+  ++counters_.multicast_delivered;
+  if (it->second.measured)
+    multicast_latency_.push_back(static_cast<std::uint32_t>(now - it->second.created));
+  interfaces_.software_multicasts.erase(it);
 }
 
 // A message is complete; hand it, and any later messages of its source that were waiting for

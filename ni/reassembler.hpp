@@ -5,6 +5,7 @@
 // in send order per source. Synthetic packets are checked against their generator instead.
 #pragma once
 #include <map>
+#include <unordered_set>
 #include <vector>
 
 #include "ni/compression.hpp"
@@ -89,6 +90,8 @@ class Reassembler {
   // message ends if this was its last copy.
   template <class At>
   void receive_multicast(At at, const Flit& f);
+  // The tail of a software multicast's unicast is in (`now`): the message ends with its last.
+  void end_software_copy(const PacketHeader& h, const MessageFields& m, Cycle now);
   void complete_message(NodeId src, std::uint32_t seq, ReceivedMessage&& m);
   // A compressed packet's flit: its stream is decoded when the tail is in.
   void receive_compressed(const Flit& f, const PacketHeader& h, const MessageFields& m, Cycle now);
@@ -111,6 +114,7 @@ class Reassembler {
   std::vector<std::uint32_t> latency_, network_latency_;
   std::vector<std::uint32_t> multicast_latency_;  // creation to the last copy's delivery
   std::vector<bool> copy_altered_;                // per VC: the copy arriving on it
+  std::unordered_set<PacketId> altered_copies_;   // software multicast packets with a bad word
   bool multicast_ = false;
   ArrivalWindow& arrivals_;
   InterfaceContext& interfaces_;
@@ -161,11 +165,16 @@ void Reassembler::eject(At at) {
       const Cycle ready = m.compressed ? now + codec_latency_cycles_ : now;
       ++counters_.packets_delivered;
       if (in_window(now)) counters_.window_app_flits_delivered += plain_flits(m.packet_words);
+      // (A unicast of a software multicast: its latency is the message's, at its last copy.)
+      const bool copy = m.tag != 0 && m.kind == Packetizer::kSyntheticKind;
+      if (copy) end_software_copy(h, m, ready);
       if (h.measured) {
         ++counters_.measured_delivered;
         counters_.measured_hops += h.hops;
-        latency_.push_back(static_cast<std::uint32_t>(ready - m.created_cycle));
-        network_latency_.push_back(static_cast<std::uint32_t>(ready - m.injected_cycle));
+        if (!copy) {
+          latency_.push_back(static_cast<std::uint32_t>(ready - m.created_cycle));
+          network_latency_.push_back(static_cast<std::uint32_t>(ready - m.injected_cycle));
+        }
         net_.measured_delivered(at);
         // The last one after the window ends the workload.
         if (now >= window_end_) net_.measured_delivered_late(at);

@@ -179,7 +179,7 @@ void validate(const TrafficParams& p) {
 }
 
 const std::vector<std::string>& multicast_schemes() {
-  static const std::vector<std::string> schemes{"hta"};
+  static const std::vector<std::string> schemes{"hta", "software"};
   return schemes;
 }
 

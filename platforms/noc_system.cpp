@@ -69,7 +69,6 @@ NocSystem::NocSystem(sc_module_name name, std::unique_ptr<Topology> topology,
                        "on a mesh or torus");
     header_routing_ = std::make_unique<HeaderRouting>(*cube);
     for (auto& r : routers_) r->enable_multicast(*header_routing_);
-    for (auto& ni : nis_) ni->enable_multicast();
   }
 }
 
@@ -151,7 +150,13 @@ void NocSystem::attach_traffic(const TrafficParams& traffic, std::uint64_t seed)
   payload_ = make_payload_generator(traffic_.payload);
   for (auto& ni : nis_)
     ni->set_traffic(traffic_, *pattern_, *payload_, topology_->num_endpoints(), seed);
-  if (params_.waves != WaveMode::off && !params_.router.hta.enabled)
+  // (Copies of a multicast message end at NIs all over the network, in one table: one thread,
+  // no waves.)
+  if (traffic_.multicast()) {
+    clock_.set_threads(1);
+    for (auto& ni : nis_) ni->enable_multicast();
+  }
+  if (params_.waves != WaveMode::off && !traffic_.multicast())
     clock_.set_wave_rows(wave_rows(), params_.waves == WaveMode::on);
 }
 

@@ -4,6 +4,7 @@
 #include "support.hpp"
 
 #include "noc/routing/header_routing.hpp"
+#include "noc/zero_load.hpp"
 
 namespace collnoc {
 namespace {
@@ -292,6 +293,51 @@ TEST_CASE("hta deadlock recovery: a cyclic wait is detected after the timeout, q
 TEST_CASE("hta deadlock recovery: without it (timeout 2^30) the same ring deadlocks", "[hta]") {
   const Ring ring = ring_of_multicasts(1u << 30);
   CHECK(ring.out.status == RunStatus::deadlock);
+}
+
+// Software multicast (the baseline): one unicast per destination, queued one after the other;
+// the message's latency is its last unicast's. From node 0 of a 4x4 mesh (wormhole, H = 3) to
+// nodes 1, 5, 15 (1, 2 and 6 hops), 4 data flits each: unicast j leaves the NI 4j cycles after
+// the first and takes the zero-load latency of its hops (noc/zero_load.hpp): 10, 4 + 13,
+// 8 + 25 = 33.
+TEST_CASE("software multicast: one unicast per destination, the message ends with the last",
+          "[hta]") {
+  auto sys = test::build("mesh", {4, 4}, SystemParams{});
+  TrafficParams t = multicast_traffic(0.0, 1.0, 4, 1, 1);
+  t.multicast_scheme = "software";
+  sys->attach_traffic(t, 1);
+  sys->ni(0).queue_synthetic(SyntheticSource::Packet{1, 4, {1, 5, 15}}, 0);
+  RunParams run;
+  run.warmup_cycles = 0;
+  run.measure_cycles = 1;
+  run.watchdog_cycles = 1000;
+  run.progress = false;
+  const RunOutcome out = Simulation(*sys, run, nullptr).run();
+  INFO(out.diagnosis);
+  REQUIRE(out.status == RunStatus::ok);
+  const Report& r = out.report;
+  CHECK(test::get<std::uint64_t>(r, "packets.delivered") == 3);
+  CHECK(test::get<std::uint64_t>(r, "multicast.messages_delivered") == 1);
+  CHECK(test::get<std::uint64_t>(r, "multicast.copies_verified") == 3);
+  ZeroLoadInputs last{6, 4, 3, 1};
+  CHECK(test::get<double>(r, "multicast.latency_cycles.max") ==
+        static_cast<double>(8 + zero_load_latency(last)));
+}
+
+TEST_CASE("software multicast traffic: half multicast on an 8x8 mesh, every copy verified",
+          "[hta]") {
+  auto sys = test::build("mesh", {8, 8}, SystemParams{});
+  TrafficParams t = multicast_traffic(0.05, 0.5, 4, 8, 32);
+  t.multicast_scheme = "software";
+  const RunOutcome out = test::run_traffic(*sys, t, 1000, 5000);
+  test::require_conserved(out);
+  const Report& r = out.report;
+  const auto copies = test::get<std::uint64_t>(r, "multicast.copies_delivered");
+  CHECK(copies > 1000);
+  CHECK(test::get<std::uint64_t>(r, "multicast.copies_verified") == copies);
+  CHECK(test::get<std::uint64_t>(r, "multicast.messages_delivered") > 50);
+  CHECK(test::get<double>(r, "multicast.latency_cycles.mean") >
+        test::get<double>(r, "unicast.latency_cycles.mean"));
 }
 
 }  // namespace
