@@ -1,6 +1,7 @@
 // Header-flit routing of HTA hardware multicast (SPEC 5): where one header flit of a multicast
 // message goes at a router, given what the router knows in that cycle. A pure function: the
-// router (noc/router/) and the pin-level header-routing unit (rtl_models/) both call it.
+// router (noc/router/) calls it, and the pin-level header-routing unit
+// (rtl_models/header_routing_rtl.*) is checked against it.
 #pragma once
 #include <cstdint>
 
