@@ -290,6 +290,19 @@ void NocSystem::trace(sc_trace_file* tf, const std::vector<RouterId>& routers,
         signal(kDec, port + ".out_credits[15:0]");
       }
       if (router.input_connected(p)) signal(kDec, port + ".in_occupancy[15:0]");
+      if (router.input_connected(p) && router.replicates())
+        signal("@22", port + ".mc_outputs[31:0]");  // (hexadecimal: a bit per output port)
+    }
+    if (router.replicates()) {  // hardware multicast: header routing, deadlock recovery
+      const std::string hta = std::string(router.name()) + ".hta";
+      label("hta (action 0 forwarded, 1 consumed, 2 deadlock queue)");
+      signal(kDec, hta + ".headers[7:0]");
+      signal(kDec, hta + ".header_packet[31:0]");
+      signal(kDec, hta + ".header_dst[31:0]");
+      signal(kDec, hta + ".header_port[7:0]");
+      signal(kDec, hta + ".header_action[1:0]");
+      signal(kDec, hta + ".deadlock_queue_flits[15:0]");
+      signal(kDec, hta + ".memory_messages[15:0]");
     }
     for (unsigned i = 0; i < topology_->endpoints_per_router(); ++i) {
       NetworkInterface& ni = *nis_[topology_->endpoint_at(r, i)];

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
+#include "rtl_support.hpp"
 
 namespace {
 
@@ -316,6 +317,37 @@ TEST_CASE("cli: --vcd writes a trace and a GTKWave save file grouped by node", "
   CHECK(vs.str().find("out_valid") != std::string::npos);
   CHECK(vs.str().find("in_occupancy") != std::string::npos);
   CHECK(gs.str().find("-node 3") != std::string::npos);
+}
+
+// A multicast network's waves: per router the headers it routes (message, destination, output,
+// what became of them), per input port the outputs its multicast messages hold, the deadlock
+// queue and the node's memory; every signal of the save file is in the dump.
+TEST_CASE("cli: --vcd of a multicast network shows header routing and deadlock recovery", "[cli]") {
+  const std::string vcd = temp_path("hta.vcd");
+  Result r = run_collnoc(
+      "run --set topology.kind=torus --set topology.k=4 --set topology.directions=1 "
+      "--set router.vcs=6 --set router.vc_classes=2 --set router.switching=vct "
+      "--set router.buffer_flits=24 --set traffic.packet_flits=8 "
+      "--set traffic.multicast_fraction=1 --set traffic.multicast_destinations_min=4 "
+      "--set traffic.multicast_destinations_max=15 --set traffic.injection_rate=0.1 "
+      "--set hta.timeout_cycles=4 --set sim.warmup_cycles=100 --set sim.measure_cycles=1000 "
+      "--quiet --out " + temp_path("hta.json") + " --vcd " + vcd);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const auto dump = collnoc::test::vcd_signals(vcd);
+  const auto saved = collnoc::test::gtkw_signals(vcd + ".gtkw");
+  for (const std::string& name : saved) {
+    INFO(name);
+    CHECK(dump.count(name) == 1);
+  }
+  const auto values = [&](const std::string& name) {
+    const auto it = dump.find(name);
+    return it == dump.end() ? std::size_t{0} : it->second;
+  };
+  CHECK(values("SystemC.system.router5.hta.headers[7:0]") > 1);
+  CHECK(values("SystemC.system.router5.hta.header_action[1:0]") == 3);  // forwarded, consumed, queued
+  CHECK(values("SystemC.system.router5.hta.deadlock_queue_flits[15:0]") > 1);
+  CHECK(values("SystemC.system.router5.L0.mc_outputs[31:0]") > 1);
 }
 
 TEST_CASE("cli: every configuration key and result key is documented", "[cli]") {

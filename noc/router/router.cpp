@@ -238,8 +238,10 @@ __attribute__((flatten)) void Router::cycle(At at) {
   const Cycle now = at.now;
   occupancy_flit_cycles_ += static_cast<std::uint64_t>(buffered_) * (now - occupancy_since_);
   occupancy_since_ = now;
-  if (traced_)
+  if (traced_) {
     for (PortTrace& t : trace_) t.out_valid = false;
+    mc_trace_.headers = 0;
+  }
 
   receive(at);
   max_buffered_ = std::max(max_buffered_, buffered_);
@@ -261,6 +263,15 @@ __attribute__((flatten)) void Router::cycle(At at) {
       for (unsigned v = 0; v < vcs_; ++v) t.in_occupancy += in_vcs_[p * vcs_ + v].count;
       t.out_credits = 0;
       for (unsigned v = 0; v < vcs_; ++v) t.out_credits += out_vc(p, v).credits;
+      t.mc_outputs = 0;
+      if (header_routing_)
+        for (unsigned v = 0; v < vcs_; ++v)
+          if (in_vcs_[p * vcs_ + v].state == VcState::multicast)
+            t.mc_outputs |= static_cast<unsigned>(mc_[p * vcs_ + v].outputs);
+    }
+    if (header_routing_) {
+      mc_trace_.queue_flits = held_.empty() ? 0 : static_cast<unsigned>(held_.front().flits.size() - dq_next_);
+      mc_trace_.memory_messages = held_.empty() ? 0 : static_cast<unsigned>(held_.size() - 1);
     }
   }
 }
@@ -600,6 +611,7 @@ bool Router::route_header(At at, unsigned i, RouterScratch& s) {
       m.divert = start_diversion(now, f.packet);
     }
     hold_flit(*m.divert, f, mc_front_payload(i));
+    if (traced_) trace_header(f.packet, f.dst, 0, 2);
     take_front(at, i);
     s.multicast_inputs |= std::uint64_t{1} << in_port;
   } else {
@@ -615,6 +627,7 @@ bool Router::route_header(At at, unsigned i, RouterScratch& s) {
     }
     m.blocked_since = kNever;
     ++mc_counters_.headers_routed;
+    if (traced_) trace_header(f.packet, f.dst, p, consume ? 1 : 0);
     if (consume) {
       ++mc_counters_.consumed;
     } else {
@@ -871,6 +884,17 @@ void Router::trace(sc_trace_file* tf, const Topology& topo) {
       sc_trace(tf, t.out_credits, port + "out_credits", 16);
     }
     if (in_links_[p]) sc_trace(tf, t.in_occupancy, port + "in_occupancy", 16);
+    if (in_links_[p] && header_routing_) sc_trace(tf, t.mc_outputs, port + "mc_outputs", 32);
+  }
+  if (header_routing_) {
+    const std::string hta = base + "hta.";
+    sc_trace(tf, mc_trace_.headers, hta + "headers", 8);
+    sc_trace(tf, mc_trace_.header_packet, hta + "header_packet", 32);
+    sc_trace(tf, mc_trace_.header_dst, hta + "header_dst", 32);
+    sc_trace(tf, mc_trace_.header_port, hta + "header_port", 8);
+    sc_trace(tf, mc_trace_.header_action, hta + "header_action", 2);
+    sc_trace(tf, mc_trace_.queue_flits, hta + "deadlock_queue_flits", 16);
+    sc_trace(tf, mc_trace_.memory_messages, hta + "memory_messages", 16);
   }
 }
 

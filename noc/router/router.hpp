@@ -128,6 +128,7 @@ class Router : public Clocked<Router> {
   void connect_output(unsigned port, Link& link, unsigned downstream_buffer_flits, bool to_router);
 
   RouterId id() const { return id_; }
+  bool replicates() const { return header_routing_ != nullptr; }  // (enable_multicast)
   unsigned ports() const { return ports_; }
   const RouterParams& params() const { return params_; }
   // Multicast: flit copies the crossbar made beyond the one it received, and header flits
@@ -237,7 +238,22 @@ class Router : public Clocked<Router> {
     unsigned out_vc = 0;
     unsigned out_credits = 0;
     unsigned in_occupancy = 0;
+    unsigned mc_outputs = 0;  // multicast: output ports the messages of this input hold
   };
+  // What a VCD shows of a multicast router: the headers it routed this cycle (the last one's
+  // message, destination, output and what became of it: 0 forwarded, 1 consumed, 2 taken by
+  // deadlock recovery), its deadlock queue and the node's memory.
+  struct MulticastTrace {
+    unsigned headers = 0, header_packet = 0, header_dst = 0, header_port = 0, header_action = 0;
+    unsigned queue_flits = 0, memory_messages = 0;
+  };
+  void trace_header(PacketHandle packet, NodeId dst, unsigned port, unsigned action) {
+    ++mc_trace_.headers;
+    mc_trace_.header_packet = packet_tag(net_.packets[packet].packet_id);
+    mc_trace_.header_dst = dst;
+    mc_trace_.header_port = port;
+    mc_trace_.header_action = action;
+  }
 
   // The head at the front of input VC `ivc_index` (what its notice says, or its slot) arrived
   // in cycle `arrived`; it may take part in allocation from `earliest` on.
@@ -425,6 +441,7 @@ class Router : public Clocked<Router> {
   Cycle dq_ready_ = kNever;   // it may re-inject from this cycle
   Cycle dq_busy_since_ = 0;
   std::vector<RecoveryEvent>* recovery_log_ = nullptr;
+  MulticastTrace mc_trace_;
   void note(Cycle now, RecoveryEvent::What what, PacketHandle packet) {
     if (recovery_log_) recovery_log_->push_back({now, what, net_.packets[packet].packet_id});
   }
