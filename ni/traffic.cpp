@@ -166,6 +166,7 @@ void validate(const TrafficParams& p) {
   check_range("traffic.packet_flits_max", p.packet_flits_max, P::packet_flits_bound_range);
   check_range("traffic.hotspot_fraction", p.hotspot_fraction, P::hotspot_fraction_range);
   check_range("traffic.multicast_fraction", p.multicast_fraction, P::multicast_fraction_range);
+  check_range("traffic.normalized_load", p.normalized_load, P::normalized_load_range);
   check_range("traffic.multicast_destinations_min", p.multicast_destinations_min,
               P::multicast_destinations_range);
   check_range("traffic.multicast_destinations_max", p.multicast_destinations_max,

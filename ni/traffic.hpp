@@ -30,6 +30,10 @@ struct TrafficParams {
   unsigned multicast_destinations_min = 8;
   unsigned multicast_destinations_max = 32;
   std::string multicast_scheme = "hta";
+  // Offered load as a share of the network's capacity instead of injection_rate (0: not used):
+  // the demand in unicast-equivalent flits (a multicast's data counts once per destination)
+  // over the channel capacity of a mesh or torus under uniform traffic (docs/traffic.md).
+  double normalized_load = 0.0;
 
   bool variable_length() const { return packet_flits_min > 0 && packet_flits_max > 0; }
   bool multicast() const { return multicast_fraction > 0.0; }
@@ -42,6 +46,7 @@ struct TrafficParams {
   static constexpr UintRange packet_flits_bound_range{0, 65535};  // min and max; 0 = fixed
   static constexpr RealRange hotspot_fraction_range{0.0, 1.0};
   static constexpr RealRange multicast_fraction_range{0.0, 1.0};
+  static constexpr RealRange normalized_load_range{0.0, 100.0};
   static constexpr UintRange multicast_destinations_range{1, kU32Max};  // below the node count
   static constexpr UintRange hotspot_node_range{0, kU32Max};  // each; below the node count
 };

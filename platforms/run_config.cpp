@@ -8,6 +8,20 @@
 
 namespace collnoc {
 
+double uniform_capacity(const PlatformParams& p) {
+  const TopologyParams t = platform_topology(p);
+  if (t.kind != "mesh" && t.kind != "torus") return 0.0;
+  const double k = *std::max_element(t.k.begin(), t.k.end());
+  if (t.kind == "mesh") return 4.0 / k;
+  return t.directions == 1 ? 2.0 / (k - 1.0) : 8.0 / k;
+}
+
+double normalized_injection_rate(const TrafficParams& t, double capacity) {
+  const double f = t.multicast_fraction;
+  const double destinations = 0.5 * (t.multicast_destinations_min + t.multicast_destinations_max);
+  return t.normalized_load * capacity / ((1.0 - f) + f * destinations);
+}
+
 void derive_params(RunConfig& rc) {
   AllToAllParams& a2a = rc.firmware.all_to_all;
   const SystemParams& sys = rc.platform.system;
@@ -24,6 +38,11 @@ void derive_params(RunConfig& rc) {
   HtaParams& hta = rc.platform.system.router.hta;
   hta.enabled = rc.synthetic() && rc.traffic.multicast() && rc.traffic.multicast_scheme == "hta";
   hta.seed = rc.run.seed;
+  // traffic.normalized_load stands for an injection rate (checked in check_buildable).
+  if (rc.traffic.normalized_load > 0) {
+    const double capacity = uniform_capacity(rc.platform);
+    if (capacity > 0) rc.traffic.injection_rate = normalized_injection_rate(rc.traffic, capacity);
+  }
 }
 
 MemoryEstimate estimate_run_memory(const RunConfig& rc) {
@@ -90,6 +109,19 @@ void check_buildable(const RunConfig& rc) {
   validate(rc.run);
   // Every parameter's range, used by this run or not (the ones above again, cheaply).
   validate(rc.platform);
+  if (rc.synthetic() && rc.traffic.normalized_load > 0) {  // (before the rate it stands for)
+    const std::string load = plain_number(rc.traffic.normalized_load);
+    const double capacity = uniform_capacity(rc.platform);
+    if (capacity <= 0)
+      throw ParamError("traffic.normalized_load", load,
+                       "needs a mesh or torus (its capacity under uniform traffic); on " +
+                           topo->kind() + " set traffic.injection_rate");
+    const double rate = normalized_injection_rate(rc.traffic, capacity);
+    if (rate > 1.0)
+      throw ParamError("traffic.normalized_load", load,
+                       "asks for " + plain_number(rate) +
+                           " flits/node/cycle, more than an NI injects (1)");
+  }
   validate(rc.traffic);
   validate(rc.firmware);
   if (rc.synthetic()) {

@@ -34,6 +34,14 @@ struct RunConfig {
 // firmware.grid is empty.
 void derive_params(RunConfig& rc);
 
+// Flits per node and cycle that saturate the channels of the configured mesh or torus under
+// uniform unicast traffic (Dally and Towles' bound: 4/k for a mesh, 8/k for a torus, 2/(k-1)
+// for a unidirectional one, k the longest dimension); 0 for other topologies.
+double uniform_capacity(const PlatformParams& p);
+// The injection rate traffic.normalized_load stands for: load x capacity / the unicast-
+// equivalent flits per offered flit ((1 - f) + f x mean destinations, f the multicast share).
+double normalized_injection_rate(const TrafficParams& t, double capacity);
+
 // Checks that the run can be built, without elaborating SystemC: every parameter's range, then
 // the topology, the routing function, the allocators, the traffic or firmware and the memory
 // the run needs. Throws ParamError naming the configuration key at fault.

@@ -370,6 +370,11 @@ std::vector<KeySpec> build_schema() {
       uint_key("traffic.multicast_destinations_max", Traffic::multicast_destinations_range,
                "nodes", "multicast: most destinations of a message (below the node count)",
                COLLNOC_FIELD(traffic.multicast_destinations_max)),
+      real_key("traffic.normalized_load", Traffic::normalized_load_range, "",
+               "synthetic traffic: offered load as a share of the mesh's or torus's capacity "
+               "under uniform traffic, multicast counted once per destination; sets "
+               "traffic.injection_rate (0: not used)",
+               COLLNOC_FIELD(traffic.normalized_load)),
       enum_key("traffic.multicast_scheme",
                "how multicast messages travel: hta (routers replicate them, SPEC 5)",
                [] { return multicast_schemes(); }, COLLNOC_FIELD(traffic.multicast_scheme)),

@@ -56,6 +56,15 @@ void set_companions(RunConfig& rc, const std::string& key, const ConfigValue& v)
     set(rc, "router.vc_classes", std::uint64_t{2});
     set(rc, "router.buffer_flits", std::uint64_t{64});
   }
+  // A normalized load up to its maximum is at most 1 flit/node/cycle with enough demand per
+  // flit: software multicast to every other node of a 16x16 mesh (100 x 0.25 / 255 < 1).
+  if (key == "traffic.normalized_load") {
+    set(rc, "topology.k", std::vector<std::uint64_t>{16});
+    set(rc, "traffic.multicast_fraction", 1.0);
+    set(rc, "traffic.multicast_scheme", std::string("software"));
+    set(rc, "traffic.multicast_destinations_min", std::uint64_t{255});
+    set(rc, "traffic.multicast_destinations_max", std::uint64_t{255});
+  }
   // A collective workload names its collective.
   if (key == "workload.kind" && s && *s == "collective")
     set(rc, "workload.collective", std::string("barrier"));

@@ -2,6 +2,7 @@
 #include <set>
 
 #include "ni/traffic.hpp"
+#include "platforms/run_config.hpp"
 #include "noc/topology/kary_ncube.hpp"
 
 using namespace collnoc;
@@ -94,4 +95,31 @@ TEST_CASE("synthetic source: offered load matches the injection rate", "[traffic
   std::uint64_t flits = 0;
   while (src.next_cycle() < 200000) flits += src.take().flits;
   CHECK(flits / 200000.0 == Approx(0.3).epsilon(0.03));
+}
+
+// traffic.normalized_load: Dally and Towles' uniform-traffic channel bound of the configured
+// mesh or torus, and the injection rate a load stands for (multicast counted per destination).
+TEST_CASE("normalized load: capacity of meshes and tori, and the injection rate it sets",
+          "[traffic]") {
+  PlatformParams p;
+  p.topology.k = {8};
+  CHECK(uniform_capacity(p) == Approx(0.5));  // 8x8 mesh: 4/k
+  p.topology.kind = "torus";
+  CHECK(uniform_capacity(p) == Approx(1.0));  // 8/k
+  p.topology.directions = 1;
+  CHECK(uniform_capacity(p) == Approx(2.0 / 7.0));  // 2/(k-1)
+  p.topology.k = {4, 16};  // the longest dimension bounds it
+  CHECK(uniform_capacity(p) == Approx(2.0 / 15.0));
+  p.name = "irregular";
+  p.topology.kind = "random";
+  CHECK(uniform_capacity(p) == 0.0);
+  TrafficParams t;
+  t.normalized_load = 0.5;
+  CHECK(normalized_injection_rate(t, 0.5) == Approx(0.25));  // unicast only
+  t.multicast_fraction = 0.5;  // 8..32 destinations: 0.5 + 0.5 x 20 flits of demand per flit
+  CHECK(normalized_injection_rate(t, 2.0 / 7.0) == Approx(0.5 * (2.0 / 7.0) / 10.5));
+  RunConfig rc;
+  rc.traffic.normalized_load = 0.6;
+  derive_params(rc);  // default 8x8 mesh, unicast
+  CHECK(rc.traffic.injection_rate == Approx(0.3));
 }
