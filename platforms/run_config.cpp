@@ -10,7 +10,7 @@ namespace collnoc {
 
 double uniform_capacity(const PlatformParams& p) {
   const TopologyParams t = platform_topology(p);
-  if (t.kind != "mesh" && t.kind != "torus") return 0.0;
+  if ((t.kind != "mesh" && t.kind != "torus") || t.k.empty()) return 0.0;
   const double k = *std::max_element(t.k.begin(), t.k.end());
   if (t.kind == "mesh") return 4.0 / k;
   return t.directions == 1 ? 2.0 / (k - 1.0) : 8.0 / k;
