@@ -84,17 +84,15 @@ class InterfaceContext final : public ContentionObserver {
   // flits are counted, the words travel here, from the source NI to the destination NI.
   std::unordered_map<PacketHandle, std::vector<std::uint32_t>> modelled_payloads;
 
-  // Hardware multicast messages in flight: the copies still to arrive. The source NI adds one
-  // when it injects the message; the NI that takes the last copy ends it (and releases its
-  // packet record). (Multicast runs evaluate on one thread.)
+  // Multicast messages in flight, by key (a hardware multicast's packet id, a software
+  // multicast's software_multicast_key): the copies still to arrive. The source NI adds one;
+  // the NI that takes the last copy ends it. (Multicast runs evaluate on one thread.)
   struct MulticastInFlight {
     unsigned copies_left = 0;
     Cycle created = 0;
     bool measured = false;
   };
-  std::unordered_map<PacketHandle, MulticastInFlight> multicasts;
-  // Software multicast messages in flight, by software_multicast_key: unicasts still to arrive.
-  std::unordered_map<std::uint64_t, MulticastInFlight> software_multicasts;
+  std::unordered_map<std::uint64_t, MulticastInFlight> multicasts;
 
  private:
   struct alignas(64) PerThread {  // each thread's on lines of its own

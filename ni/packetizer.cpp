@@ -93,7 +93,7 @@ Packetizer::Message Packetizer::synthetic_message(SyntheticSource::Packet&& p, C
 unsigned Packetizer::queue_software_multicast(SyntheticSource::Packet&& p, Cycle created) {
   const std::uint32_t group = ++next_group_;
   InterfaceContext::MulticastInFlight& record =
-      interfaces_.software_multicasts[software_multicast_key(id_, group)];
+      interfaces_.multicasts[software_multicast_key(id_, group)];
   record.copies_left = static_cast<unsigned>(p.multicast_dsts.size());
   record.created = created;
   record.measured = in_window(created);
@@ -115,7 +115,7 @@ void Packetizer::queue_synthetic(SyntheticSource::Packet p, Cycle created) {
     net_.measured_created_outside_cycle(queue_software_multicast(std::move(p), created));
     return;
   }
-  if (!p.multicast_dsts.empty() && multicast_class_ == 0)
+  if (!p.multicast_dsts.empty() && !router_.hta.enabled)
     throw std::logic_error("Packetizer: a multicast message on a network without multicast");
   Message m = synthetic_message(std::move(p), created);
   if (m.hdr.measured) net_.measured_created_outside_cycle(1);
@@ -228,7 +228,7 @@ void Packetizer::compress(PacketInfo& h, Cycle now) {
 }
 
 void Packetizer::start_multicast() {
-  InterfaceContext::MulticastInFlight& m = interfaces_.multicasts[tx_flit_.packet];
+  InterfaceContext::MulticastInFlight& m = interfaces_.multicasts[tx_hdr_.packet_id];
   m.copies_left = tx_hdr_.multicast_headers;
   m.created = tx_hdr_.created_cycle;
   m.measured = tx_hdr_.measured;

@@ -101,15 +101,16 @@ void Reassembler::check_synthetic(const PacketHeader& h, const MessageFields& m,
     }
 }
 
-void Reassembler::end_software_copy(const PacketHeader& h, const MessageFields& m, Cycle now) {
+Reassembler::CopyEnd Reassembler::copy_delivered(std::uint64_t message, bool verified, Cycle now) {
   ++counters_.multicast_copies;
-  if (altered_copies_.erase(h.packet_id) == 0) ++counters_.multicast_copies_verified;
-  const auto it = interfaces_.software_multicasts.find(software_multicast_key(h.src, m.tag));
-  if (--it->second.copies_left > 0) return;
+  if (verified) ++counters_.multicast_copies_verified;
+  const auto it = interfaces_.multicasts.find(message);
+  if (--it->second.copies_left > 0) return CopyEnd{false, false};
   ++counters_.multicast_delivered;
-  if (it->second.measured)
-    multicast_latency_.push_back(static_cast<std::uint32_t>(now - it->second.created));
-  interfaces_.software_multicasts.erase(it);
+  const bool measured = it->second.measured;
+  if (measured) multicast_latency_.push_back(static_cast<std::uint32_t>(now - it->second.created));
+  interfaces_.multicasts.erase(it);
+  return CopyEnd{true, measured};
 }
 
 // A message is complete; hand it, and any later messages of its source that were waiting for

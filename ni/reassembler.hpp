@@ -86,12 +86,16 @@ class Reassembler {
                        std::uint32_t first, std::uint32_t count, Cycle ready);
   void check_synthetic(const PacketHeader& h, const MessageFields& m, const std::uint32_t* words,
                        std::uint32_t first, std::uint32_t count);
-  // A data flit of a multicast message's copy (its payload checked); at the copy's tail, the
+  // A data flit of a hardware multicast's copy (its payload checked); at the copy's tail, the
   // message ends if this was its last copy.
   template <class At>
-  void receive_multicast(At at, const Flit& f);
-  // The tail of a software multicast's unicast is in (`now`): the message ends with its last.
-  void end_software_copy(const PacketHeader& h, const MessageFields& m, Cycle now);
+  void receive_multicast(At at, const Flit& f, const PacketHeader& h);
+  // A copy of multicast message `message` (InterfaceContext::multicasts) is in at `now`: it
+  // counts, and the message ends with its last copy (its latency sampled if measured).
+  struct CopyEnd {
+    bool last, measured;
+  };
+  CopyEnd copy_delivered(std::uint64_t message, bool verified, Cycle now);
   void complete_message(NodeId src, std::uint32_t seq, ReceivedMessage&& m);
   // A compressed packet's flit: its stream is decoded when the tail is in.
   void receive_compressed(const Flit& f, const PacketHeader& h, const MessageFields& m, Cycle now);
@@ -142,15 +146,8 @@ void Reassembler::eject(At at) {
   while (ej_->flit_ready(at)) {
     const unsigned vc = ej_buffer_.arrive(*ej_);
     const Flit& f = ej_buffer_.front(vc);
-    if (f.kind != FlitKind::unicast) {
-      receive_multicast(at, f);
-      ej_->return_credit(at, f.vc);
-      ej_buffer_.pop(vc);
-      continue;
-    }
     PacketHeader& h = net_.packets[f.packet];
     const MessageFields& m = net_.packets.owned<MessageFields>(f.packet);
-    if (f.is_head()) h.hops = f.hops;
     ++counters_.flits_delivered;
     net_.count_flit_move(at);
     if (in_window(now)) ++counters_.window_flits_delivered;
@@ -159,6 +156,13 @@ void Reassembler::eject(At at) {
       tr_valid_ = true;
       tr_packet_ = packet_tag(h.packet_id);
     }
+    if (f.kind != FlitKind::unicast) {
+      receive_multicast(at, f, h);
+      ej_->return_credit(at, f.vc);
+      ej_buffer_.pop(vc);
+      continue;
+    }
+    if (f.is_head()) h.hops = f.hops;
     if (!m.compressed) receive_payload(h, m, f.payload.data(), f.seq * words_per_flit_, f.words, now);
     else receive_compressed(f, h, m, now);
     if (f.is_tail()) {
@@ -167,7 +171,9 @@ void Reassembler::eject(At at) {
       if (in_window(now)) counters_.window_app_flits_delivered += plain_flits(m.packet_words);
       // (A unicast of a software multicast: its latency is the message's, at its last copy.)
       const bool copy = m.tag != 0 && m.kind == Packetizer::kSyntheticKind;
-      if (copy) end_software_copy(h, m, ready);
+      if (copy)
+        copy_delivered(software_multicast_key(h.src, m.tag),
+                       altered_copies_.erase(h.packet_id) == 0, ready);
       if (h.measured) {
         ++counters_.measured_delivered;
         counters_.measured_hops += h.hops;
@@ -187,40 +193,27 @@ void Reassembler::eject(At at) {
 }
 
 template <class At>
-void Reassembler::receive_multicast(At at, const Flit& f) {
+void Reassembler::receive_multicast(At at, const Flit& f, const PacketHeader& h) {
   const Cycle now = at.now;
-  const PacketHeader& h = net_.packets[f.packet];
-  ++counters_.flits_delivered;
-  net_.count_flit_move(at);
-  if (in_window(now)) ++counters_.window_flits_delivered;
-  if (traced_) {
-    tr_valid_ = true;
-    tr_packet_ = packet_tag(h.packet_id);
-  }
   if (copy_altered_.size() <= f.vc) copy_altered_.resize(f.vc + 1u, false);
-  const std::uint64_t errors = counters_.payload_errors;
   check_.resize(f.words);
   payload_->fill(h.packet_id, (f.seq - h.multicast_headers) * words_per_flit_, f.words, check_.data());
   for (unsigned w = 0; w < f.words; ++w)
-    if (f.payload[w] != check_[w]) ++counters_.payload_errors;
-  if (counters_.payload_errors != errors) copy_altered_[f.vc] = true;
+    if (f.payload[w] != check_[w]) {
+      ++counters_.payload_errors;
+      copy_altered_[f.vc] = true;
+    }
   if (!f.is_tail()) return;
-  ++counters_.multicast_copies;
-  if (!copy_altered_[f.vc]) ++counters_.multicast_copies_verified;
-  copy_altered_[f.vc] = false;
   if (in_window(now)) counters_.window_app_flits_delivered += f.length - h.multicast_headers;
-  const auto it = interfaces_.multicasts.find(f.packet);
-  if (--it->second.copies_left > 0) return;
-  // The last copy: the message is delivered.
-  ++counters_.multicast_delivered;
+  const CopyEnd end = copy_delivered(h.packet_id, !copy_altered_[f.vc], now);
+  copy_altered_[f.vc] = false;
+  if (!end.last) return;  // the last copy: the message is delivered
   ++counters_.packets_delivered;
-  if (it->second.measured) {
+  if (end.measured) {
     ++counters_.measured_delivered;
-    multicast_latency_.push_back(static_cast<std::uint32_t>(now - it->second.created));
     net_.measured_delivered(at);
     if (now >= window_end_) net_.measured_delivered_late(at);
   }
-  interfaces_.multicasts.erase(it);
   net_.release_packet(at, f.packet);
 }
 

@@ -25,10 +25,7 @@ NocSystem::NocSystem(sc_module_name name, std::unique_ptr<Topology> topology,
                             params_.routing_params);
     check_vc_realloc(params_.router, *routing_, params_.routing);
   }
-  // (Copies of a multicast message end at NIs all over the network, in one table: one thread.)
-  clock_.set_threads(params_.router.hta.enabled ? 1
-                     : params_.threads          ? params_.threads
-                                                : automatic_threads());
+  clock_.set_threads(params_.threads ? params_.threads : automatic_threads());
 
   clock_.set_after_parallel([this] { net_.after_parallel(); });
   for (RouterId r = 0; r < topo.num_routers(); ++r) {
@@ -63,10 +60,8 @@ NocSystem::NocSystem(sc_module_name name, std::unique_ptr<Topology> topology,
   }
   if (params_.router.hta.enabled) {
     const auto* cube = dynamic_cast<const KaryNCube*>(&topo);
-    if (!cube)
-      throw ParamError("topology.kind", topo.kind(),
-                       "hardware multicast (traffic.multicast_scheme = hta) routes header flits "
-                       "on a mesh or torus");
+    if (!cube)  // (check_multicast refuses the configuration)
+      throw std::logic_error("NocSystem: hta.enabled on a " + topo.kind() + ", not a mesh or torus");
     header_routing_ = std::make_unique<HeaderRouting>(*cube);
     for (auto& r : routers_) r->enable_multicast(*header_routing_);
   }

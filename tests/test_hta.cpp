@@ -48,6 +48,17 @@ TrafficParams multicast_traffic(double rate, double fraction, unsigned flits, un
   return t;
 }
 
+// Runs the messages placed by hand at cycle 0 (measured: the window is cycle 0) until the last
+// copy of the last one is in.
+RunOutcome run_placed(NocSystem& sys) {
+  RunParams run;
+  run.warmup_cycles = 0;
+  run.measure_cycles = 1;
+  run.watchdog_cycles = 1000;
+  run.progress = false;
+  return Simulation(sys, run, nullptr).run();
+}
+
 // One multicast message of `data_flits` from node `src` at cycle 0 in an otherwise idle
 // network; the run ends when its last copy is in.
 RunOutcome one_multicast(NocSystem& sys, NodeId src, std::vector<NodeId> dsts,
@@ -55,12 +66,7 @@ RunOutcome one_multicast(NocSystem& sys, NodeId src, std::vector<NodeId> dsts,
   // A source that never fires (rate 0) gives the NIs their payload generator.
   sys.attach_traffic(multicast_traffic(0.0, 1.0, data_flits, 1, 1), 1);
   sys.ni(src).queue_synthetic(SyntheticSource::Packet{dsts[0], data_flits, dsts}, 0);
-  RunParams run;
-  run.warmup_cycles = 0;
-  run.measure_cycles = 1;
-  run.watchdog_cycles = 1000;
-  run.progress = false;
-  return Simulation(sys, run, nullptr).run();
+  return run_placed(sys);
 }
 
 void require_all_copies(const RunOutcome& out, std::uint64_t copies) {
@@ -241,12 +247,7 @@ Ring ring_of_multicasts(unsigned timeout_cycles) {
       sys.ni(n).queue_synthetic(
           SyntheticSource::Packet{(n + 1) % 4, 32, {(n + 1) % 4, (n + 2) % 4, (n + 3) % 4}}, 0);
   }
-  RunParams run;
-  run.warmup_cycles = 0;
-  run.measure_cycles = 1;
-  run.watchdog_cycles = 1000;
-  run.progress = false;
-  ring.out = Simulation(sys, run, nullptr).run();
+  ring.out = run_placed(sys);
   return ring;
 }
 
@@ -307,12 +308,7 @@ TEST_CASE("software multicast: one unicast per destination, the message ends wit
   t.multicast_scheme = "software";
   sys->attach_traffic(t, 1);
   sys->ni(0).queue_synthetic(SyntheticSource::Packet{1, 4, {1, 5, 15}}, 0);
-  RunParams run;
-  run.warmup_cycles = 0;
-  run.measure_cycles = 1;
-  run.watchdog_cycles = 1000;
-  run.progress = false;
-  const RunOutcome out = Simulation(*sys, run, nullptr).run();
+  const RunOutcome out = run_placed(*sys);
   INFO(out.diagnosis);
   REQUIRE(out.status == RunStatus::ok);
   const Report& r = out.report;
