@@ -2,6 +2,7 @@
 // fields they keep beside each packet's header, per firmware round the packets sent and the
 // contention they met, and the payloads of packets whose size is only modelled.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <unordered_map>
@@ -10,6 +11,8 @@
 #include "noc/network_context.hpp"
 
 namespace collnoc {
+
+constexpr NodeId kNoNode = ~NodeId{0};
 
 // What a source NI tells the destination NI about a packet besides what the network carries
 // (PacketHeader): the message layer's fields. Kept in the packet's pool record, beside the
@@ -34,16 +37,18 @@ static_assert(sizeof(PacketHeader) + sizeof(MessageFields) <= 64,
 // A packet as an NI builds and reads it: the network's header and the message fields.
 struct PacketInfo : PacketHeader, MessageFields {};
 
-// Software multicast (traffic.multicast_scheme = software) sends a message as one unicast
-// packet per destination; each carries the message's number at its source in `tag` (0: not
-// part of one). The message's key: apart from every packet id ((src << 40) | n, n < 2^39).
-inline std::uint64_t software_multicast_key(NodeId src, std::uint32_t number) {
-  return (static_cast<std::uint64_t>(src) << 40) | (std::uint64_t{1} << 39) | number;
+// Software and column-path multicast (traffic.multicast_scheme = software | column_path) send
+// a message as unicast packets; each carries the message's number in the network (1, 2, ...:
+// InterfaceContext::next_multicast_number) in `tag` (0: not part of one), also when a
+// destination forwards it. The message's key: apart from every packet id ((src << 40) | n,
+// n < 2^39).
+inline std::uint64_t multicast_message_key(std::uint32_t number) {
+  return (std::uint64_t{1} << 39) | number;
 }
 // What a synthetic packet's payload is generated from: its id, or its message's key (every
-// unicast of a software multicast carries the same data).
+// unicast of a software or column-path multicast carries the message's data).
 inline std::uint64_t synthetic_payload_key(const PacketHeader& h, const MessageFields& m) {
-  return m.tag ? software_multicast_key(h.src, m.tag) : h.packet_id;
+  return m.tag ? multicast_message_key(m.tag) : h.packet_id;
 }
 
 // What happened in one round of the firmware (MessageLayer::mark_round; each packet carries its
@@ -84,15 +89,24 @@ class InterfaceContext final : public ContentionObserver {
   // flits are counted, the words travel here, from the source NI to the destination NI.
   std::unordered_map<PacketHandle, std::vector<std::uint32_t>> modelled_payloads;
 
-  // Multicast messages in flight, by key (a hardware multicast's packet id, a software
-  // multicast's software_multicast_key): the copies still to arrive. The source NI adds one;
-  // the NI that takes the last copy ends it. (Multicast runs evaluate on one thread.)
+  // Multicast messages in flight, by key (a hardware multicast's packet id, else
+  // multicast_message_key): the copies still to arrive. The source NI adds one; the NI that
+  // takes the last copy ends it. (Multicast runs evaluate on one thread.)
   struct MulticastInFlight {
     unsigned copies_left = 0;
     Cycle created = 0;
     bool measured = false;
+    // Column-path multicast: its paths, one after the other, each ended by kNoNode; the
+    // destination of a copy sends the message on to the node after it (absorb-and-forward).
+    std::vector<NodeId> paths;
+    NodeId next_stop(NodeId here) const {
+      if (paths.empty()) return kNoNode;
+      const auto it = std::find(paths.begin(), paths.end(), here);
+      return it == paths.end() || it + 1 == paths.end() ? kNoNode : *(it + 1);
+    }
   };
   std::unordered_map<std::uint64_t, MulticastInFlight> multicasts;
+  std::uint32_t next_multicast_number = 0;  // software and column-path messages, from 1
 
  private:
   struct alignas(64) PerThread {  // each thread's on lines of its own

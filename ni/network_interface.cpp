@@ -15,6 +15,7 @@ void validate(const NetworkInterfaceParams& p) {
   check_range("ni.recv_overhead_cycles", p.recv_overhead_cycles, P::overhead_cycles_range);
   check_range("ni.max_unicast_in_queue", p.max_unicast_in_queue, P::max_in_queue_range);
   check_range("ni.max_multicast_in_queue", p.max_multicast_in_queue, P::max_in_queue_range);
+  check_range("ni.sink_channels", p.sink_channels, P::sink_channels_range);
   validate(p.compression);
   validate(p.xor_engine);
 }

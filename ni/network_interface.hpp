@@ -34,6 +34,8 @@ class NetworkInterface : public Clocked<NetworkInterface> {
 
   // injection: NI -> router local input (router buffers per VC); ejection: router -> NI.
   void connect(Link& injection, Link& ejection);
+  // A further ejection channel from the router (ni.sink_channels).
+  void connect_sink_channel(Link& channel) { reassembler_.connect_sink_channel(this, channel); }
 
   // Synthetic traffic instead of a core.
   // (`nodes`: the network's endpoints, which multicast destinations are drawn from.)
@@ -46,8 +48,10 @@ class NetworkInterface : public Clocked<NetworkInterface> {
     wake_at(std::max(created, clock().now()));
   }
   // Reports multicast results: hardware multicast copies (the routers replicate:
-  // RouterParams::hta) or the unicasts of software multicast.
-  void enable_multicast() { reassembler_.enable_multicast(); }
+  // RouterParams::hta) or the unicasts of software and column-path multicast.
+  void enable_multicast() { reassembler_.enable_multicast(packetizer_); }
+  // Column-path multicast (traffic.multicast_scheme = column_path): the paths' planner.
+  void set_column_paths(const ColumnPaths& paths) { packetizer_.set_column_paths(paths); }
   void set_measurement_window(Cycle begin, Cycle end) {
     packetizer_.set_measurement_window(begin, end);
     reassembler_.set_measurement_window(begin, end);

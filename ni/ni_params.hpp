@@ -20,12 +20,16 @@ struct NetworkInterfaceParams {
   // the limit is not created (ni.messages_throttled).
   unsigned max_unicast_in_queue = 3;
   unsigned max_multicast_in_queue = 1;
+  // Ejection channels from the router to the NI, each a link of its own (1 flit a cycle, the
+  // router's VCs): a node takes up to this many flits a cycle (SPEC 5's sink channels).
+  unsigned sink_channels = 1;
 
   static constexpr UintRange flit_width_bits_range{32, 32 * kMaxFlitWords};  // multiples of 32
   static constexpr UintRange max_packet_flits_range{1, 65535};
   static constexpr UintRange ejection_buffer_flits_range{0, 65535};
   static constexpr UintRange overhead_cycles_range{1, kU32Max};  // send and receive
   static constexpr UintRange max_in_queue_range{1, kU32Max};     // both injection limits
+  static constexpr UintRange sink_channels_range{1, 32};  // and the router's ports <= 64
 
   unsigned words_per_flit() const { return flit_width_bits / 32; }
   unsigned ejection_buffer(const RouterParams& router) const {

@@ -29,7 +29,7 @@ void Packetizer::set_source(std::unique_ptr<SyntheticSource> source,
   source_ = std::move(source);
   payload_ = &payload;
   limit_injection_ = source_->multicast();
-  software_multicast_ = source_->software_multicast();
+  unicast_multicast_ = source_->unicast_multicast();
 }
 
 // (In 64 bits: a message's words come close to 2^32 at the largest flits and packets.)
@@ -59,7 +59,7 @@ void Packetizer::enqueue(Message&& m) {
 }
 
 Packetizer::Message Packetizer::synthetic_message(SyntheticSource::Packet&& p, Cycle created,
-                                                  std::uint32_t group) {
+                                                  bool measured, std::uint32_t group) {
   Message m;
   m.hdr.tag = group;
   m.hdr.src = id_;
@@ -68,7 +68,7 @@ Packetizer::Message Packetizer::synthetic_message(SyntheticSource::Packet&& p, C
   m.hdr.kind = kSyntheticKind;
   m.hdr.element_type = static_cast<std::uint8_t>(payload_->element_type());
   m.hdr.vc_class = 0;
-  m.hdr.measured = in_window(created);
+  m.hdr.measured = measured;
   m.synthetic_flits = p.flits;
   m.hdr.message_words = p.flits * words_per_flit_;
   m.ready = created;
@@ -90,20 +90,31 @@ Packetizer::Message Packetizer::synthetic_message(SyntheticSource::Packet&& p, C
   return m;
 }
 
-unsigned Packetizer::queue_software_multicast(SyntheticSource::Packet&& p, Cycle created) {
-  const std::uint32_t group = ++next_group_;
-  InterfaceContext::MulticastInFlight& record =
-      interfaces_.multicasts[software_multicast_key(id_, group)];
+unsigned Packetizer::queue_multicast_unicasts(SyntheticSource::Packet&& p, Cycle created) {
+  const std::uint32_t number = ++interfaces_.next_multicast_number;
+  InterfaceContext::MulticastInFlight& record = interfaces_.multicasts[multicast_message_key(number)];
   record.copies_left = static_cast<unsigned>(p.multicast_dsts.size());
   record.created = created;
   record.measured = in_window(created);
   ++counters_.multicast_created;
   ++queued_messages_[1];
+  // Software: a unicast to each destination. Column path: to each path's first stop; the
+  // record keeps the paths for the stops to forward along.
+  std::vector<NodeId> firsts;
+  if (column_paths_) {
+    for (const std::vector<NodeId>& path : column_paths_->paths(id_, p.multicast_dsts)) {
+      firsts.push_back(path.front());
+      record.paths.insert(record.paths.end(), path.begin(), path.end());
+      record.paths.push_back(kNoNode);
+    }
+  } else {
+    firsts = std::move(p.multicast_dsts);
+  }
   unsigned measured = 0;
-  for (std::size_t i = 0; i < p.multicast_dsts.size(); ++i) {
-    Message m = synthetic_message(SyntheticSource::Packet{p.multicast_dsts[i], p.flits, {}},
-                                  created, group);
-    m.last_of_group = i + 1 == p.multicast_dsts.size();
+  for (std::size_t i = 0; i < firsts.size(); ++i) {
+    Message m = synthetic_message(SyntheticSource::Packet{firsts[i], p.flits, {}}, created,
+                                  record.measured, number);
+    m.last_of_group = i + 1 == firsts.size();
     measured += m.hdr.measured;
     enqueue(std::move(m));
   }
@@ -111,13 +122,13 @@ unsigned Packetizer::queue_software_multicast(SyntheticSource::Packet&& p, Cycle
 }
 
 void Packetizer::queue_synthetic(SyntheticSource::Packet p, Cycle created) {
-  if (software_multicast_ && !p.multicast_dsts.empty()) {
-    net_.measured_created_outside_cycle(queue_software_multicast(std::move(p), created));
+  if (unicast_multicast_ && !p.multicast_dsts.empty()) {
+    net_.measured_created_outside_cycle(queue_multicast_unicasts(std::move(p), created));
     return;
   }
   if (!p.multicast_dsts.empty() && !router_.hta.enabled)
     throw std::logic_error("Packetizer: a multicast message on a network without multicast");
-  Message m = synthetic_message(std::move(p), created);
+  Message m = synthetic_message(std::move(p), created, in_window(created));
   if (m.hdr.measured) net_.measured_created_outside_cycle(1);
   enqueue(std::move(m));
 }
@@ -264,6 +275,7 @@ void Packetizer::report(Tally& t, Cycle now) const {
   t.maximum("ni.source_queue_max_packets", c.max_source_queue_packets);
   if (limit_injection_) t.count("multicast.messages_created", c.multicast_created);
   if (limit_injection_) t.count("ni.messages_throttled", c.messages_throttled);
+  if (column_paths_) t.count("multicast.copies_forwarded", c.multicast_forwarded);
   t.average("ni.source_queue_mean_packets",
             now ? static_cast<double>(c.source_queue_packet_cycles) / now : 0.0);
 }

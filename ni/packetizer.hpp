@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "ni/column_path.hpp"
 #include "ni/compression.hpp"
 #include "ni/interface_context.hpp"
 #include "ni/ni_params.hpp"
@@ -33,7 +34,8 @@ struct PacketizerCounters {
   std::uint64_t codec_busy_cycles = 0;
   double max_relative_error = 0;  // LSB-cut, over finite non-zero values
   std::uint64_t max_source_queue_packets = 0;
-  std::uint64_t multicast_created = 0;  // hardware multicast messages
+  std::uint64_t multicast_created = 0;  // multicast messages
+  std::uint64_t multicast_forwarded = 0;  // column-path copies sent on by their destination
   std::uint64_t messages_throttled = 0;  // drawn while the source queue was at its limit
 };
 
@@ -48,6 +50,8 @@ class Packetizer {
   // The injection link (NI -> router local input) of the NI `ni`.
   void connect(ClockedModule* ni, Link& injection);
   void set_source(std::unique_ptr<SyntheticSource> source, const PayloadGenerator& payload);
+  // Column-path multicast (traffic.multicast_scheme = column_path): the paths' planner.
+  void set_column_paths(const ColumnPaths& paths) { column_paths_ = &paths; }
   void set_measurement_window(Cycle begin, Cycle end) { window_ = {begin, end}; }
 
   // Queues a synthetic packet or multicast message (its payload from the generator, checked at
@@ -59,6 +63,12 @@ class Packetizer {
   // `ready` (the NI must be awake then).
   void queue_message(NodeId dst, std::vector<std::uint32_t>&& words, const NiCommand& cmd,
                      Cycle issue, Cycle ready);
+
+  // Column-path multicast: this node took its copy of message `number` (`flits` data flits)
+  // and sends it on to `next`, the next stop of its path, from the next cycle (absorb and
+  // forward; the copy joins the source queue like any message, and is not throttled).
+  template <class At>
+  void forward_copy(At at, NodeId next, std::uint32_t number, unsigned flits, bool measured);
 
   // One cycle, in the NI's order: start (credits back from the router), then, after the
   // ejection side, generate (the synthetic source), inject, and end (the waves' queue length).
@@ -116,10 +126,12 @@ class Packetizer {
   }
   // The message of a synthetic packet, counted as created (measured: the caller tells the
   // network, in or out of an evaluation).
-  Message synthetic_message(SyntheticSource::Packet&& p, Cycle created, std::uint32_t group = 0);
-  // A software multicast: one unicast per destination, all with the message's payload, queued
-  // one after the other; returns how many are measured.
-  unsigned queue_software_multicast(SyntheticSource::Packet&& p, Cycle created);
+  Message synthetic_message(SyntheticSource::Packet&& p, Cycle created, bool measured,
+                            std::uint32_t group = 0);
+  // A software or column-path multicast: a unicast to each destination (software) or to the
+  // first destination of each path (column_path), all with the message's payload, queued one
+  // after the other; returns how many are measured.
+  unsigned queue_multicast_unicasts(SyntheticSource::Packet&& p, Cycle created);
   void start_multicast();  // registers the message for its destinations (InterfaceContext)
   void end_packet();       // the tail has left
   void cut_packet(Cycle now);
@@ -141,8 +153,7 @@ class Packetizer {
   bool cut_ = false;      // the head packet is cut and compressed, waiting for a VC
   bool sending_ = false;  // ... and its flits are being injected
   bool limit_injection_ = false;  // the source's traffic has multicast: ni.max_*_in_queue
-  bool software_multicast_ = false;  // ... sent as one unicast per destination
-  std::uint32_t next_group_ = 0;     // software multicast messages numbered from 1
+  bool unicast_multicast_ = false;  // ... sent as unicast packets (software, column_path)
   unsigned queued_messages_[2] = {0, 0};  // synthetic unicast, multicast messages queued
   bool traced_ = false;
   std::uint8_t words_per_flit_;
@@ -174,6 +185,7 @@ class Packetizer {
   NetworkInterfaceParams params_;
   RouterParams router_;
   std::vector<std::uint32_t> next_seq_out_;  // per destination
+  const ColumnPaths* column_paths_ = nullptr;  // column-path multicast
   std::unique_ptr<CompressionPolicy> policy_;
   CodecSet encoders_;
   BitWriter writer_;
@@ -205,15 +217,25 @@ void Packetizer::generate(At at) {
       ++counters_.messages_throttled;
       continue;
     }
-    if (software_multicast_ && !p.multicast_dsts.empty()) {
-      const unsigned measured = queue_software_multicast(std::move(p), created);
+    if (unicast_multicast_ && !p.multicast_dsts.empty()) {
+      const unsigned measured = queue_multicast_unicasts(std::move(p), created);
       if (measured) net_.measured_created(at, measured);
       continue;
     }
-    Message m = synthetic_message(std::move(p), created);
+    Message m = synthetic_message(std::move(p), created, in_window(created));
     if (m.hdr.measured) net_.measured_created(at);
     enqueue(std::move(m));
   }
+}
+
+template <class At>
+void Packetizer::forward_copy(At at, NodeId next, std::uint32_t number, unsigned flits,
+                              bool measured) {
+  Message m = synthetic_message(SyntheticSource::Packet{next, flits, {}}, at.now + 1, measured,
+                                number);
+  ++counters_.multicast_forwarded;
+  if (measured) net_.measured_created(at);
+  enqueue(std::move(m));
 }
 
 template <class At>

@@ -23,11 +23,19 @@ void Reassembler::connect(ClockedModule* ni, Link& ejection) {
   ej_buffer_.attach(ejection, ni, 0, vcs_, buffer_flits_, words_per_flit_);
 }
 
+void Reassembler::connect_sink_channel(ClockedModule* ni, Link& channel) {
+  auto& sink = sinks_.emplace_back(std::make_unique<SinkChannel>(net_.state.resource()));
+  sink->link = &channel;
+  // (The NI polls its links: every channel marks its port 0.)
+  sink->buffer.attach(channel, ni, 0, vcs_, buffer_flits_, words_per_flit_);
+  rx_wire_.resize((sinks_.size() + 1) * vcs_);
+}
+
 // The codec's stream is gathered and decoded when the tail is in; the decompressor delivers
 // the packet codec_latency_cycles later (the whole D is charged here, once).
 void Reassembler::receive_compressed(const Flit& f, const PacketHeader& h, const MessageFields& m,
-                                     Cycle now) {
-  std::vector<std::uint32_t>& wire = rx_wire_[f.vc];
+                                     Cycle now, unsigned lane) {
+  std::vector<std::uint32_t>& wire = rx_wire_[lane];
   if (f.is_head()) wire.clear();
   wire.insert(wire.end(), f.payload.begin(), f.payload.begin() + f.words);
   if (!f.is_tail()) return;
@@ -101,16 +109,18 @@ void Reassembler::check_synthetic(const PacketHeader& h, const MessageFields& m,
     }
 }
 
-Reassembler::CopyEnd Reassembler::copy_delivered(std::uint64_t message, bool verified, Cycle now) {
+Reassembler::CopyEnd Reassembler::copy_delivered(std::uint64_t message, NodeId here,
+                                                  bool verified, Cycle now) {
   ++counters_.multicast_copies;
   if (verified) ++counters_.multicast_copies_verified;
   const auto it = interfaces_.multicasts.find(message);
-  if (--it->second.copies_left > 0) return CopyEnd{false, false};
-  ++counters_.multicast_delivered;
   const bool measured = it->second.measured;
+  if (--it->second.copies_left > 0)
+    return CopyEnd{false, measured, it->second.next_stop(here)};
+  ++counters_.multicast_delivered;
   if (measured) multicast_latency_.push_back(static_cast<std::uint32_t>(now - it->second.created));
   interfaces_.multicasts.erase(it);
-  return CopyEnd{true, measured};
+  return CopyEnd{true, measured, kNoNode};
 }
 
 // A message is complete; hand it, and any later messages of its source that were waiting for
@@ -139,6 +149,7 @@ void Reassembler::report(Tally& t) const {
   t.count("packets.delivered", c.packets_delivered);
   t.count("packets.measured_delivered", c.measured_delivered);
   t.count("flits.delivered", c.flits_delivered);
+  if (!sinks_.empty()) t.maximum("ni.max_flits_ejected_per_cycle", c.max_flits_per_cycle);
   t.distribution("latency_cycles", latency_);
   if (multicast_) {
     t.distribution("unicast.latency_cycles", latency_);

@@ -1,10 +1,11 @@
 // Reassembler: the NI's ejection side. Flits are taken from the router's ejection port one per
-// cycle (credits return at once); a compressed packet's stream is gathered and decoded when its
+// cycle and sink channel (ni.sink_channels; credits return at once); a compressed packet's stream is gathered and decoded when its
 // tail is in (the decoder half of the codec, ni.codec_latency_cycles later); packets are
 // reassembled into messages, in any order of arrival, and messages are handed to the front end
 // in send order per source. Synthetic packets are checked against their generator instead.
 #pragma once
 #include <map>
+#include <memory>
 #include <unordered_set>
 #include <vector>
 
@@ -29,6 +30,7 @@ struct ReassemblerCounters {
   // whose last copy arrived here
   std::uint64_t multicast_copies = 0, multicast_copies_verified = 0;
   std::uint64_t multicast_delivered = 0;
+  std::uint64_t max_flits_per_cycle = 0;  // sink channels: most flits taken in one cycle
 };
 
 // A message as the reassembler hands it to the core's side.
@@ -52,8 +54,10 @@ class Reassembler {
               NetworkContext& net, InterfaceContext& interfaces, ArrivalWindow& arrivals,
               TlmFrontEnd& front_end);
 
-  // The ejection link (router -> NI) of the NI `ni`, into the ejection buffer.
+  // The ejection link (router -> NI) of the NI `ni`, into the ejection buffer; and each further
+  // sink channel's (ni.sink_channels), into a buffer of its own.
   void connect(ClockedModule* ni, Link& ejection);
+  void connect_sink_channel(ClockedModule* ni, Link& channel);
   void set_payload(const PayloadGenerator& payload) { payload_ = &payload; }
   void set_measurement_window(Cycle begin, Cycle end) { window_begin_ = begin, window_end_ = end; }
 
@@ -61,9 +65,16 @@ class Reassembler {
   template <class At>
   void eject(At at);
 
-  Cycle next_work_cycle() const { return ej_->next_flit_cycle(); }
+  Cycle next_work_cycle() const {
+    Cycle next = ej_->next_flit_cycle();
+    for (const auto& c : sinks_) next = std::min(next, c->link->next_flit_cycle());
+    return next;
+  }
   // Receiving hardware multicast messages (the system's routers replicate them).
-  void enable_multicast() { multicast_ = true; }
+  void enable_multicast(Packetizer& forwarder) {
+    multicast_ = true;
+    forwarder_ = &forwarder;
+  }
   void prefetch() const {
     ej_->prefetch_arrivals();
     ej_buffer_.prefetch();
@@ -86,19 +97,26 @@ class Reassembler {
                        std::uint32_t first, std::uint32_t count, Cycle ready);
   void check_synthetic(const PacketHeader& h, const MessageFields& m, const std::uint32_t* words,
                        std::uint32_t first, std::uint32_t count);
+  // Takes the flit that arrived on `link` into `buffer`; `lane` numbers the channel's VCs among
+  // all sink channels' (channel c's VC v: c x vcs + v).
+  template <class At>
+  __attribute__((always_inline)) inline void take_flit(At at, Link& link, InputBuffer& buffer,
+                                                       unsigned lane_base);
   // A data flit of a hardware multicast's copy (its payload checked); at the copy's tail, the
   // message ends if this was its last copy.
   template <class At>
-  void receive_multicast(At at, const Flit& f, const PacketHeader& h);
+  void receive_multicast(At at, const Flit& f, const PacketHeader& h, unsigned lane);
   // A copy of multicast message `message` (InterfaceContext::multicasts) is in at `now`: it
   // counts, and the message ends with its last copy (its latency sampled if measured).
   struct CopyEnd {
     bool last, measured;
+    NodeId forward_to;  // column-path multicast: the next stop of this copy's path, or kNoNode
   };
-  CopyEnd copy_delivered(std::uint64_t message, bool verified, Cycle now);
+  CopyEnd copy_delivered(std::uint64_t message, NodeId here, bool verified, Cycle now);
   void complete_message(NodeId src, std::uint32_t seq, ReceivedMessage&& m);
   // A compressed packet's flit: its stream is decoded when the tail is in.
-  void receive_compressed(const Flit& f, const PacketHeader& h, const MessageFields& m, Cycle now);
+  void receive_compressed(const Flit& f, const PacketHeader& h, const MessageFields& m, Cycle now,
+                          unsigned lane);
   bool in_window(Cycle c) const { return c >= window_begin_ && c < window_end_; }
   std::uint16_t plain_flits(std::uint32_t words) const {
     return static_cast<std::uint16_t>(words == 0 ? 1 : (words + words_per_flit_ - 1) / words_per_flit_);
@@ -117,16 +135,23 @@ class Reassembler {
 
   std::vector<std::uint32_t> latency_, network_latency_;
   std::vector<std::uint32_t> multicast_latency_;  // creation to the last copy's delivery
-  std::vector<bool> copy_altered_;                // per VC: the copy arriving on it
+  std::vector<bool> copy_altered_;                // per lane: the copy arriving on it
   std::unordered_set<PacketId> altered_copies_;   // software multicast packets with a bad word
   bool multicast_ = false;
+  Packetizer* forwarder_ = nullptr;  // this NI's: column-path copies go on from here
   ArrivalWindow& arrivals_;
   InterfaceContext& interfaces_;
   TlmFrontEnd& front_end_;
   const PayloadGenerator* payload_ = nullptr;
   CodecSet decoders_;
   unsigned vcs_, buffer_flits_;  // the ejection buffer's VCs and flits per VC
-  std::vector<std::vector<std::uint32_t>> rx_wire_;  // per VC: compressed packet being received
+  std::vector<std::vector<std::uint32_t>> rx_wire_;  // per lane: compressed packet being received
+  struct SinkChannel {  // a further sink channel (ni.sink_channels)
+    explicit SinkChannel(std::pmr::memory_resource* memory) : buffer(memory) {}
+    Link* link = nullptr;
+    InputBuffer buffer;
+  };
+  std::vector<std::unique_ptr<SinkChannel>> sinks_;
   std::vector<std::uint32_t> scratch_;
   std::vector<std::uint32_t> check_;  // regenerated synthetic words, to compare with arrivals
   BitWriter writer_;                  // (re-encodes synthetic words a lossy codec altered)
@@ -141,74 +166,92 @@ class Reassembler {
 
 template <class At>
 void Reassembler::eject(At at) {
-  const Cycle now = at.now;
   if (traced_) tr_valid_ = false;
-  while (ej_->flit_ready(at)) {
-    const unsigned vc = ej_buffer_.arrive(*ej_);
-    const Flit& f = ej_buffer_.front(vc);
-    PacketHeader& h = net_.packets[f.packet];
-    const MessageFields& m = net_.packets.owned<MessageFields>(f.packet);
-    ++counters_.flits_delivered;
-    net_.count_flit_move(at);
-    if (in_window(now)) ++counters_.window_flits_delivered;
-    if (count_arrivals_) arrivals_.record(now);
-    if (traced_) {
-      tr_valid_ = true;
-      tr_packet_ = packet_tag(h.packet_id);
-    }
-    if (f.kind != FlitKind::unicast) {
-      receive_multicast(at, f, h);
-      ej_->return_credit(at, f.vc);
-      ej_buffer_.pop(vc);
-      continue;
-    }
-    if (f.is_head()) h.hops = f.hops;
-    if (!m.compressed) receive_payload(h, m, f.payload.data(), f.seq * words_per_flit_, f.words, now);
-    else receive_compressed(f, h, m, now);
-    if (f.is_tail()) {
-      const Cycle ready = m.compressed ? now + codec_latency_cycles_ : now;
-      ++counters_.packets_delivered;
-      if (in_window(now)) counters_.window_app_flits_delivered += plain_flits(m.packet_words);
-      // (A unicast of a software multicast: its latency is the message's, at its last copy.)
-      const bool copy = m.tag != 0 && m.kind == Packetizer::kSyntheticKind;
-      if (copy)
-        copy_delivered(software_multicast_key(h.src, m.tag),
-                       altered_copies_.erase(h.packet_id) == 0, ready);
-      if (h.measured) {
-        ++counters_.measured_delivered;
-        counters_.measured_hops += h.hops;
-        if (!copy) {
-          latency_.push_back(static_cast<std::uint32_t>(ready - m.created_cycle));
-          network_latency_.push_back(static_cast<std::uint32_t>(ready - m.injected_cycle));
-        }
-        net_.measured_delivered(at);
-        // The last one after the window ends the workload.
-        if (now >= window_end_) net_.measured_delivered_late(at);
-      }
-      net_.release_packet(at, f.packet);
-    }
-    ej_->return_credit(at, f.vc);
-    ej_buffer_.pop(vc);
+  const std::uint64_t before = counters_.flits_delivered;
+  while (ej_->flit_ready(at)) take_flit(at, *ej_, ej_buffer_, 0);
+  if (sinks_.empty()) return;
+  for (std::size_t c = 0; c < sinks_.size(); ++c) {
+    SinkChannel& sink = *sinks_[c];
+    while (sink.link->flit_ready(at))
+      take_flit(at, *sink.link, sink.buffer, static_cast<unsigned>(c + 1) * vcs_);
   }
+  counters_.max_flits_per_cycle =
+      std::max(counters_.max_flits_per_cycle, counters_.flits_delivered - before);
 }
 
 template <class At>
-void Reassembler::receive_multicast(At at, const Flit& f, const PacketHeader& h) {
+void Reassembler::take_flit(At at, Link& link, InputBuffer& buffer, unsigned lane_base) {
   const Cycle now = at.now;
-  if (copy_altered_.size() <= f.vc) copy_altered_.resize(f.vc + 1u, false);
+  const unsigned vc = buffer.arrive(link);
+  const Flit& f = buffer.front(vc);
+  PacketHeader& h = net_.packets[f.packet];
+  const MessageFields& m = net_.packets.owned<MessageFields>(f.packet);
+  ++counters_.flits_delivered;
+  net_.count_flit_move(at);
+  if (in_window(now)) ++counters_.window_flits_delivered;
+  if (count_arrivals_) arrivals_.record(now);
+  if (traced_) {
+    tr_valid_ = true;
+    tr_packet_ = packet_tag(h.packet_id);
+  }
+  if (f.kind != FlitKind::unicast) {
+    receive_multicast(at, f, h, lane_base + f.vc);
+    link.return_credit(at, f.vc);
+    buffer.pop(vc);
+    return;
+  }
+  if (f.is_head()) h.hops = f.hops;
+  if (!m.compressed) receive_payload(h, m, f.payload.data(), f.seq * words_per_flit_, f.words, now);
+  else receive_compressed(f, h, m, now, lane_base + f.vc);
+  if (f.is_tail()) {
+    const Cycle ready = m.compressed ? now + codec_latency_cycles_ : now;
+    ++counters_.packets_delivered;
+    if (in_window(now)) counters_.window_app_flits_delivered += plain_flits(m.packet_words);
+    // (A unicast of a software multicast: its latency is the message's, at its last copy.)
+    const bool copy = m.tag != 0 && m.kind == Packetizer::kSyntheticKind;
+    // (Column path: the copy goes on along its path.)
+    if (copy) {
+      const CopyEnd end = copy_delivered(multicast_message_key(m.tag), h.dst,
+                                         altered_copies_.erase(h.packet_id) == 0, ready);
+      if (end.forward_to != kNoNode)
+        forwarder_->forward_copy(at, end.forward_to, m.tag, plain_flits(m.packet_words),
+                                 end.measured);
+    }
+    if (h.measured) {
+      ++counters_.measured_delivered;
+      counters_.measured_hops += h.hops;
+      if (!copy) {
+        latency_.push_back(static_cast<std::uint32_t>(ready - m.created_cycle));
+        network_latency_.push_back(static_cast<std::uint32_t>(ready - m.injected_cycle));
+      }
+      net_.measured_delivered(at);
+      // The last one after the window ends the workload.
+      if (now >= window_end_) net_.measured_delivered_late(at);
+    }
+    net_.release_packet(at, f.packet);
+  }
+  link.return_credit(at, f.vc);
+  buffer.pop(vc);
+}
+
+template <class At>
+void Reassembler::receive_multicast(At at, const Flit& f, const PacketHeader& h, unsigned lane) {
+  const Cycle now = at.now;
+  if (copy_altered_.size() <= lane) copy_altered_.resize(lane + 1u, false);
   check_.resize(f.words);
   payload_->fill(h.packet_id, (f.seq - h.multicast_headers) * words_per_flit_, f.words, check_.data());
   for (unsigned w = 0; w < f.words; ++w)
     if (f.payload[w] != check_[w]) {
       ++counters_.payload_errors;
-      copy_altered_[f.vc] = true;
+      copy_altered_[lane] = true;
     }
   if (!f.is_tail()) return;
   if (in_window(now)) counters_.window_app_flits_delivered += f.length - h.multicast_headers;
-  const CopyEnd end = copy_delivered(h.packet_id, !copy_altered_[f.vc], now);
-  copy_altered_[f.vc] = false;
+  const CopyEnd end = copy_delivered(h.packet_id, h.dst, !copy_altered_[lane], now);
+  copy_altered_[lane] = false;
   if (!end.last) return;  // the last copy: the message is delivered
   ++counters_.packets_delivered;
+  net_.diverted_multicasts.erase(f.packet);
   if (end.measured) {
     ++counters_.measured_delivered;
     net_.measured_delivered(at);

@@ -180,7 +180,7 @@ void validate(const TrafficParams& p) {
 }
 
 const std::vector<std::string>& multicast_schemes() {
-  static const std::vector<std::string> schemes{"hta", "software"};
+  static const std::vector<std::string> schemes{"hta", "software", "column_path"};
   return schemes;
 }
 
@@ -206,6 +206,11 @@ void validate(const TrafficParams& p, const Topology& topo) {
                      std::to_string(p.multicast_destinations_max),
                      "must be < " + std::to_string(topo.num_endpoints()) +
                          " (node count: destinations are distinct and not the source)");
+  if (p.multicast() && p.multicast_scheme == "column_path" &&
+      !dynamic_cast<const KaryNCube*>(&topo))
+    throw ParamError("traffic.multicast_scheme", p.multicast_scheme,
+                     "needs a mesh or torus (its columns are coordinates), not a " + topo.kind() +
+                         "; software works on any topology");
   make_traffic_pattern(topo, p);  // the pattern must fit the topology
   make_payload_generator(p.payload);  // a known generator, or a readable file
 }

@@ -25,7 +25,7 @@ struct TrafficParams {
   // Multicast (SPEC 5): the share of messages that go to a set of destinations (0: unicast
   // only), drawn uniformly from [min, max] distinct nodes other than the source; how the
   // network carries them (hta: the routers replicate them; software: one unicast packet per
-  // destination; see docs/hta.md).
+  // destination; column_path: a unicast path per column; see docs/hta.md).
   double multicast_fraction = 0.0;
   unsigned multicast_destinations_min = 8;
   unsigned multicast_destinations_max = 32;
@@ -81,9 +81,10 @@ class SyntheticSource {
                   unsigned nodes, std::uint64_t seed);
   Cycle next_cycle() const { return next_; }
   bool multicast() const { return params_.multicast(); }
-  // Multicast messages go as one unicast per destination (traffic.multicast_scheme).
-  bool software_multicast() const {
-    return params_.multicast() && params_.multicast_scheme == "software";
+  // Multicast messages go as unicast packets (traffic.multicast_scheme software: one per
+  // destination; column_path: along paths, each destination forwarding to the next).
+  bool unicast_multicast() const {
+    return params_.multicast() && params_.multicast_scheme != "hta";
   }
   // Draws the packet due at next_cycle() and schedules the one after it.
   struct Packet {

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -123,6 +124,9 @@ struct NetworkContext {
     for (NetworkLane& l : lanes) l.scratch.reserve(room);
   }
   ContentionObserver* contention_observer = nullptr;  // none: contention is only counted
+  // Hardware multicast (evaluated on one thread): messages deadlock recovery diverted at least
+  // once, until their last copy is delivered (hta.potentially_deadlocked counts each once).
+  std::unordered_set<PacketHandle> diverted_multicasts;
 
  private:
   template <class At>

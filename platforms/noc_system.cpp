@@ -28,9 +28,13 @@ NocSystem::NocSystem(sc_module_name name, std::unique_ptr<Topology> topology,
   clock_.set_threads(params_.threads ? params_.threads : automatic_threads());
 
   clock_.set_after_parallel([this] { net_.after_parallel(); });
+  // (Sink channels beyond the first: ports of their own after the topology's, per endpoint.)
+  check_router_ports(topo, params_.ni);
+  const unsigned extra_sinks = params_.ni.sink_channels - 1;
+  const unsigned ports = router_ports(topo, params_.ni);
   for (RouterId r = 0; r < topo.num_routers(); ++r) {
     routers_.push_back(net_.state.make<Router>(("router" + std::to_string(r)).c_str(), clock_, r,
-                                               topo.radix(), params_.router, *routing_, net_));
+                                               ports, params_.router, *routing_, net_));
     routers_.back()->set_always_on(!params_.activity_driven);
   }
   // Router-to-router links: one per connected network port.
@@ -57,6 +61,14 @@ NocSystem::NocSystem(sc_module_name name, std::unique_ptr<Topology> topology,
     routers_[r]->connect_input(port, inj);
     routers_[r]->connect_output(port, ej, params_.ni.ejection_buffer(params_.router), false);
     ni.connect(inj, ej);
+    for (unsigned j = 0; j < extra_sinks; ++j) {
+      const unsigned extra = topo.radix() + (n % topo.endpoints_per_router()) * extra_sinks + j;
+      Link& sink = links_.emplace_back("eject" + std::to_string(n) + "_" + std::to_string(j + 1),
+                                       params_.ni_link);
+      routers_[r]->connect_output(extra, sink, params_.ni.ejection_buffer(params_.router), false);
+      routers_[r]->add_sink_channel(port, extra);
+      ni.connect_sink_channel(sink);
+    }
   }
   if (params_.router.hta.enabled) {
     const auto* cube = dynamic_cast<const KaryNCube*>(&topo);
@@ -68,6 +80,20 @@ NocSystem::NocSystem(sc_module_name name, std::unique_ptr<Topology> topology,
 }
 
 NocSystem::~NocSystem() = default;
+
+unsigned router_ports(const Topology& topo, const NetworkInterfaceParams& ni) {
+  return topo.radix() + topo.endpoints_per_router() * (ni.sink_channels - 1);
+}
+
+void check_router_ports(const Topology& topo, const NetworkInterfaceParams& ni) {
+  const unsigned ports = router_ports(topo, ni);
+  if (ports > kMaxRouterPorts)
+    throw ParamError("ni.sink_channels", std::to_string(ni.sink_channels),
+                     "a router would have " + std::to_string(ports) + " ports (" +
+                         std::to_string(topo.radix()) + " of the " + topo.describe() + " and " +
+                         std::to_string(ports - topo.radix()) + " more sink channels), at most " +
+                         std::to_string(kMaxRouterPorts));
+}
 
 unsigned automatic_threads() {
   // More would mostly wait for each other at the end of each cycle.
@@ -150,6 +176,11 @@ void NocSystem::attach_traffic(const TrafficParams& traffic, std::uint64_t seed)
   if (traffic_.multicast()) {
     clock_.set_threads(1);
     for (auto& ni : nis_) ni->enable_multicast();
+  }
+  if (traffic_.multicast() && traffic_.multicast_scheme == "column_path") {
+    // (validate(traffic, topology) refuses other topologies)
+    column_paths_ = std::make_unique<ColumnPaths>(dynamic_cast<const KaryNCube&>(*topology_));
+    for (auto& ni : nis_) ni->set_column_paths(*column_paths_);
   }
   if (params_.waves != WaveMode::off && !traffic_.multicast())
     clock_.set_wave_rows(wave_rows(), params_.waves == WaveMode::on);
@@ -250,6 +281,8 @@ void NocSystem::report(Tally& t) const {
   if (header_routing_)  // SPEC 5: messages deadlock recovery took, per multicast delivered
     t.ratio("hta.deadlock_probability", t.total("hta.potentially_deadlocked"),
             t.total("multicast.messages_delivered"), 0.0);
+  if (traffic_.normalized_load > 0)  // the rate traffic.normalized_load stood for
+    t.average("throughput.injection_rate_flits_per_node_cycle", traffic_.injection_rate);
   report_more(t);
 }
 

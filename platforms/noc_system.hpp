@@ -40,6 +40,10 @@ void validate(const SystemParams& p);
 
 // What sim.threads = 0 means on this machine: 2 threads if it has 2 or more cores, else 1.
 unsigned automatic_threads();
+// A router's ports: the topology's, and one per extra sink channel of each of its endpoints
+// (ni.sink_channels); check_router_ports refuses more than a router has (ParamError).
+unsigned router_ports(const Topology& topo, const NetworkInterfaceParams& ni);
+void check_router_ports(const Topology& topo, const NetworkInterfaceParams& ni);
 
 // Hardware multicast (traffic.multicast_scheme = hta, params.router.hta.enabled): header
 // routing needs a mesh or torus, a VC class of its own, and VCs that hold a whole message
@@ -132,6 +136,7 @@ class NocSystem : public sc_core::sc_module {
   TrafficParams traffic_;
   std::unique_ptr<TrafficPattern> pattern_;
   std::unique_ptr<PayloadGenerator> payload_;
+  std::unique_ptr<ColumnPaths> column_paths_;  // traffic.multicast_scheme = column_path
 };
 
 }  // namespace collnoc

@@ -101,7 +101,8 @@ void check_buildable(const RunConfig& rc) {
                    *make_routing(sys.routing, *topo, sys.router.vcs_per_class(),
                                  sys.routing_params),
                    sys.routing);
-  const AllocatorShape shape{topo->radix(), sys.router.vcs};
+  check_router_ports(*topo, sys.ni);
+  const AllocatorShape shape{router_ports(*topo, sys.ni), sys.router.vcs};
   make_vc_allocator(sys.router.vc_allocator, shape);
   make_switch_allocator(sys.router.switch_allocator, shape);
   validate(sys.link, "link");

@@ -25,6 +25,23 @@ void validate(const RunParams& p) {
     throw ParamError("sim.max_drain_cycles", std::to_string(p.max_drain_cycles),
                      "sim.warmup_cycles + sim.measure_cycles + sim.max_drain_cycles must be "
                      "below 2^64 - 1");
+  check_range("sim.steady_state_interval_cycles", p.steady_state_interval_cycles,
+              RunParams::steady_state_interval_cycles_range);
+  check_range("sim.steady_state_tolerance", p.steady_state_tolerance,
+              RunParams::steady_state_tolerance_range);
+  if (!p.steady_state) return;
+  // (The window may open as late as the longest warm-up.)
+  if (p.steady_state_max_warmup_cycles < p.warmup_cycles)
+    throw ParamError("sim.steady_state_max_warmup_cycles",
+                     std::to_string(p.steady_state_max_warmup_cycles),
+                     "must be >= sim.warmup_cycles = " + std::to_string(p.warmup_cycles) +
+                         " (the shortest warm-up)");
+  if (__builtin_add_overflow(p.steady_state_max_warmup_cycles, p.measure_cycles, &window_end) ||
+      __builtin_add_overflow(window_end, p.max_drain_cycles, &drain_end) || drain_end == kNever)
+    throw ParamError("sim.steady_state_max_warmup_cycles",
+                     std::to_string(p.steady_state_max_warmup_cycles),
+                     "sim.steady_state_max_warmup_cycles + sim.measure_cycles + "
+                     "sim.max_drain_cycles must be below 2^64 - 1");
 }
 
 const char* to_string(RunStatus s) {
@@ -44,9 +61,39 @@ const char* to_string(RunStatus s) {
 Simulation::Simulation(NocSystem& system, const RunParams& params, Firmware* firmware)
     : sys_(system), params_(params), firmware_(firmware) {
   validate(params_);
-  const Cycle begin = firmware_ ? 0 : params_.warmup_cycles;
-  const Cycle end = firmware_ ? kNever : params_.warmup_cycles + params_.measure_cycles;
-  for (std::size_t n = 0; n < sys_.num_nis(); ++n) sys_.ni(static_cast<NodeId>(n)).set_measurement_window(begin, end);
+  if (firmware_) {
+    window_begin_ = 0;
+    for (std::size_t n = 0; n < sys_.num_nis(); ++n)
+      sys_.ni(static_cast<NodeId>(n)).set_measurement_window(0, kNever);
+  } else if (params_.steady_state) {  // nothing measured until the warm-up ends
+    for (std::size_t n = 0; n < sys_.num_nis(); ++n)
+      sys_.ni(static_cast<NodeId>(n)).set_measurement_window(kNever, kNever);
+  } else {
+    open_window(params_.warmup_cycles);
+  }
+}
+
+void Simulation::open_window(Cycle begin) {
+  window_begin_ = begin;
+  window_end_ = begin + params_.measure_cycles;
+  for (std::size_t n = 0; n < sys_.num_nis(); ++n)
+    sys_.ni(static_cast<NodeId>(n)).set_measurement_window(window_begin_, window_end_);
+}
+
+bool Simulation::steady(Cycle now) {
+  std::uint64_t flits = 0;
+  for (std::size_t n = 0; n < sys_.num_nis(); ++n)
+    flits += sys_.ni(static_cast<NodeId>(n)).reassembler().counters().flits_delivered;
+  const double throughput = static_cast<double>(flits - sampled_flits_) /
+                            (static_cast<double>(sys_.num_nis()) *
+                             static_cast<double>(params_.steady_state_interval_cycles));
+  const bool settled = sampled_throughput_ >= 0.0 &&
+                       std::fabs(throughput - sampled_throughput_) < params_.steady_state_tolerance;
+  sampled_flits_ = flits;
+  sampled_throughput_ = throughput;
+  if (now < params_.warmup_cycles) return false;
+  steady_reached_ = settled;
+  return settled || now >= params_.steady_state_max_warmup_cycles;
 }
 
 bool Simulation::finished(Cycle now) const {
@@ -55,7 +102,7 @@ bool Simulation::finished(Cycle now) const {
       if (!c->finished()) return false;
     return true;
   }
-  if (now < params_.warmup_cycles + params_.measure_cycles) return false;
+  if (now < window_end_) return false;
   std::uint64_t created = 0, delivered = 0;
   for (std::size_t n = 0; n < sys_.num_nis(); ++n) {
     const NetworkInterface& ni = sys_.ni(static_cast<NodeId>(n));
@@ -71,9 +118,7 @@ RunOutcome Simulation::run() {
   const auto wall_start = Clk::now();
   auto next_progress = wall_start + std::chrono::seconds(3);
   const Cycle chunk = 256;
-  const Cycle expected = firmware_ ? kNever
-                                   : std::min(params_.max_cycles,
-                                              params_.warmup_cycles + params_.measure_cycles);
+  Cycle expected = firmware_ ? kNever : std::min(params_.max_cycles, window_end_);
   std::uint64_t last_moves = 0, last_core_events = 0;
   Cycle last_move_cycle = 0, last_core_cycle = 0;
   bool completed = false, interrupted = false;
@@ -81,9 +126,15 @@ RunOutcome Simulation::run() {
   // The workload says when it is done (last core finished, last measured packet delivered):
   // pause the kernel on that very cycle.
   sys_.context().on_workload_done = [] { sc_pause(); };
-  const Cycle window_end = params_.warmup_cycles + params_.measure_cycles;
-  const Cycle stop = firmware_ ? params_.max_cycles
-                               : std::min(params_.max_cycles, window_end + params_.max_drain_cycles);
+  // (Steady state: until the warm-up ends, the window's end is kNever and the run stops at
+  // each interval's end to sample the throughput.)
+  auto stop_cycle = [&] {
+    return firmware_ || window_end_ == kNever
+               ? params_.max_cycles
+               : std::min(params_.max_cycles, window_end_ + params_.max_drain_cycles);
+  };
+  Cycle stop = stop_cycle();
+  Cycle next_sample = params_.steady_state_interval_cycles;
 
   for (;;) {
     if (params_.interrupt && params_.interrupt->load() != 0) {
@@ -92,13 +143,23 @@ RunOutcome Simulation::run() {
     }
     const Cycle now0 = clock.now();
     Cycle target = std::min(now0 + chunk, stop);
+    const Cycle window_end = window_end_;
     if (!firmware_ && now0 < window_end) target = std::min(target, window_end);
+    if (!firmware_ && window_begin_ == kNever) target = std::min(target, next_sample);
     // Before the window ends nothing stops a synthetic run early, so the clock may evaluate
     // up to this chunk's end in waves (Clock::set_wave_rows); after it, a delivery may end the
     // run on its cycle.
     clock.set_wave_end(!firmware_ && target <= window_end ? target : 0);
     if (target > now0) sc_start(clock.at(target) - sc_time_stamp());
     const Cycle now = clock.now();
+    if (window_begin_ == kNever && now == next_sample) {
+      next_sample += params_.steady_state_interval_cycles;
+      if (steady(now)) {
+        open_window(now);
+        stop = stop_cycle();
+        expected = std::min(params_.max_cycles, window_end_);
+      }
+    }
     if (finished(now)) {
       completed = true;
       break;
@@ -254,6 +315,10 @@ void Simulation::gather(RunOutcome& out, double wall_seconds, bool completed) co
         wall_seconds > 0 ? sys_.num_routers() * static_cast<double>(cycles) / wall_seconds : 0.0);
   r.set("sim.flit_hops_per_second",
         wall_seconds > 0 ? t.total("flits.router_traversals") / wall_seconds : 0.0);
+  if (params_.steady_state && !firmware_) {
+    r.set("sim.steady_state_reached", steady_reached_);
+    r.set("sim.warmup_end_cycle", window_begin_ == kNever ? cycles : window_begin_);
+  }
   r.set("packets.in_flight", t.total("packets.injected") - t.total("packets.delivered"));
   r.set("flits.in_flight", present);
 
@@ -262,7 +327,9 @@ void Simulation::gather(RunOutcome& out, double wall_seconds, bool completed) co
   // (The part of the measurement window the run reached: all of it unless it was interrupted or
   // stopped by sim.max_cycles inside it.)
   const Cycle window_reached =
-      std::min(params_.measure_cycles, cycles > params_.warmup_cycles ? cycles - params_.warmup_cycles : 0);
+      window_begin_ == kNever ? 0
+                              : std::min(params_.measure_cycles,
+                                         cycles > window_begin_ ? cycles - window_begin_ : 0);
   const double window = firmware_ ? static_cast<double>(completion ? completion : cycles)
                                   : static_cast<double>(window_reached);
   t.write(r, window > 0 ? nodes * window : 0.0);

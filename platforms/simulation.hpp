@@ -17,6 +17,13 @@ struct RunParams {
   Cycle max_cycles = 1000000;     // hard stop (drain included)
   Cycle max_drain_cycles = 50000; // synthetic: give up draining measured packets after this
   Cycle watchdog_cycles = 20000;  // no flit moved this long with flits in flight: deadlock
+  // Synthetic: the warm-up lasts until the accepted throughput (flits delivered per node and
+  // cycle) of two successive intervals differs by less than the tolerance (SPEC 5: 1000
+  // cycles, 0.005), at least warmup_cycles and at most steady_state_max_warmup_cycles.
+  bool steady_state = false;
+  Cycle steady_state_interval_cycles = 1000;
+  double steady_state_tolerance = 0.005;  // flits/node/cycle
+  Cycle steady_state_max_warmup_cycles = 100000;
   std::uint64_t seed = 1;
   bool progress = true;           // print progress on stderr for runs longer than a few seconds
   // Nonzero stops the run at its next check (every 256 cycles at most) with the results so far
@@ -30,6 +37,9 @@ struct RunParams {
   static constexpr UintRange max_drain_cycles_range{0, kU64Max};
   static constexpr UintRange watchdog_cycles_range{1, kU64Max};
   static constexpr UintRange seed_range{0, kU64Max};
+  static constexpr UintRange steady_state_interval_cycles_range{1, kU32Max};
+  static constexpr RealRange steady_state_tolerance_range{0.0, 1.0};
+  static constexpr UintRange steady_state_max_warmup_cycles_range{0, kU64Max};
 };
 
 void validate(const RunParams& p);
@@ -55,10 +65,20 @@ class Simulation {
  private:
   bool finished(Cycle now) const;
   void gather(RunOutcome& out, double wall_seconds, bool completed) const;
+  // The measurement window starts at `begin` (sets the NIs').
+  void open_window(Cycle begin);
+  // Steady-state warm-up: at an interval's end, whether the window opens now.
+  bool steady(Cycle now);
 
   NocSystem& sys_;
   RunParams params_;
   Firmware* firmware_;
+  // The measurement window (kNever until the warm-up ends: sim.steady_state).
+  Cycle window_begin_ = kNever, window_end_ = kNever;
+  // Steady-state detection: flits delivered at the last interval's end, its throughput.
+  std::uint64_t sampled_flits_ = 0;
+  double sampled_throughput_ = -1.0;
+  bool steady_reached_ = false;
 };
 
 }  // namespace collnoc

@@ -416,3 +416,47 @@ TEST_CASE("a link refuses a sender whose flits hold fewer payload words than the
   b.connect_output(1, to_narrow, narrow.buffer_flits, /*to_router=*/true);
   CHECK_NOTHROW(a.connect_input(0, to_narrow));  // wider flits, narrower slots: the words fit
 }
+
+namespace {
+
+// sim.steady_state (SPEC 5): the warm-up ends at the first interval's end, at least
+// warmup_cycles in, whose accepted throughput is within the tolerance of the interval's before.
+RunOutcome steady_run(double tolerance) {
+  auto sys = test::build("mesh", {8, 8}, SystemParams{});
+  TrafficParams tp;
+  tp.injection_rate = 0.2;
+  sys->attach_traffic(tp, 1);
+  RunParams run;
+  run.warmup_cycles = 2000;
+  run.measure_cycles = 3000;
+  run.steady_state = true;
+  run.steady_state_interval_cycles = 500;
+  run.steady_state_tolerance = tolerance;
+  run.steady_state_max_warmup_cycles = 4000;
+  run.progress = false;
+  return Simulation(*sys, run, nullptr).run();
+}
+
+}  // namespace
+
+TEST_CASE("steady state: the window opens once the throughput has settled", "[network]") {
+  const RunOutcome out = steady_run(0.02);
+  test::require_conserved(out);
+  const auto begin = test::get<std::uint64_t>(out.report, "sim.warmup_end_cycle");
+  CHECK(test::get<bool>(out.report, "sim.steady_state_reached"));
+  CHECK(begin >= 2000);
+  CHECK(begin < 4000);  // an 8x8 mesh at 0.2 settles within a few hundred cycles
+  CHECK(begin % 500 == 0);
+  CHECK(test::get<std::uint64_t>(out.report, "sim.cycles") >= begin + 3000);
+  CHECK(test::get<double>(out.report, "throughput.accepted_flits_per_node_cycle") ==
+        Approx(0.2).epsilon(0.05));
+}
+
+TEST_CASE("steady state: a throughput that never settles opens the window at the cap",
+          "[network]") {
+  const RunOutcome out = steady_run(0.0);  // (no two intervals differ by less than 0)
+  test::require_conserved(out);
+  CHECK_FALSE(test::get<bool>(out.report, "sim.steady_state_reached"));
+  CHECK(test::get<std::uint64_t>(out.report, "sim.warmup_end_cycle") == 4000);
+  CHECK(test::get<std::uint64_t>(out.report, "packets.measured") > 1000);
+}

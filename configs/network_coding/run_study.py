@@ -26,12 +26,12 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from study_tools import add_common_args, check_tools, pyplot, write_csv  # noqa: E402
+from study_tools import (add_common_args, check_tools, chosen_parts, plot_panels,  # noqa: E402
+                         run_collnoc, write_csv)
 CONFIG = os.path.join(HERE, "mesh8x8.yaml")
 
 
@@ -48,20 +48,9 @@ def analyze(collnoc, **opts):
 
 def simulate(collnoc, sets):
     """One run; returns its results JSON (collective.* and sim.*)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "r.json")
-        args = [collnoc, "run", "-q", CONFIG, "--out", out]
-        for k, v in sets.items():
-            args += ["--set", "%s=%s" % (k, v)]
-        env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
-        res = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             universal_newlines=True, env=env)
-        if res.returncode != 0:
-            raise RuntimeError("exit %d: %s\n%s" % (res.returncode, " ".join(args), res.stdout))
-        with open(out) as f:
-            r = json.load(f)
+    r = run_collnoc(collnoc, CONFIG, sets)
     if not r["collective"]["data_verified"]:
-        raise RuntimeError("data not verified: " + " ".join(args))
+        raise RuntimeError("data not verified: " + " ".join("%s=%s" % kv for kv in sets.items()))
     return r
 
 
@@ -86,24 +75,8 @@ def mesh(k):
 
 
 def plot(path, title, panels):
-    """panels: list of (xlabel, ylabel, logx, logy, [(label, xs, ys, style)])."""
-    plt = pyplot()
-    fig, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 4.5), squeeze=False)
-    for ax, (xlabel, ylabel, logx, logy, series) in zip(axes[0], panels):
-        for label, xs, ys, style in series:
-            ax.plot(xs, ys, style, label=label)
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel(ylabel)
-        if logx:
-            ax.set_xscale("log", base=2)
-        if logy:
-            ax.set_yscale("log")
-        ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=8)
-    fig.suptitle(title)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    """panels: list of (xlabel, ylabel, logx, logy, [(label, xs, ys, style)]), in one row."""
+    plot_panels(path, title, [("",) + tuple(p) for p in panels])
 
 
 def part_size_analytic(args):
@@ -280,12 +253,9 @@ def main():
     add_common_args(ap, "nc_study")
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
-    parts = [p for p in args.only.split(",") if p] or list(PARTS)
-    for p in parts:
-        if p not in PARTS:
-            print("run_study.py: --only %s: not a part; one of: %s" % (p, ", ".join(PARTS)),
-                  file=sys.stderr)
-            return 2
+    parts = chosen_parts(args.only, PARTS)
+    if parts is None:
+        return 2
     status = check_tools("run_study.py", args.collnoc)
     if status:
         return status

@@ -328,22 +328,70 @@ void Router::collect_requests(At at, RouterScratch& s) {
 
 void Router::request_vc(unsigned i, RouterScratch& s) {
   s.routing_vcs.push_back(i);
+  const RouteResult& route = routes_[i].route;
+  for (unsigned c = 0; c < route.size(); ++c) {
+    const RouteCandidate& cand = route[c];
+    const unsigned port = sinks_ && sink_group_of_[cand.port] != kNoPort ? pick_sink(cand.port)
+                                                                         : cand.port;
+    request_port(i, port, cand.vc_begin, cand.vc_end, s);
+  }
+}
+
+void Router::request_port(unsigned i, unsigned port, unsigned vc_begin, unsigned vc_end,
+                          RouterScratch& s) {
   const HeadRoute& head = routes_[i];
   const unsigned base = head.vc_class * vcs_per_class_;
   const bool whole_packet = switching_ != Switching::wormhole;
-  const RouteResult& route = head.route;
-  for (unsigned c = 0; c < route.size(); ++c) {
-    const RouteCandidate& cand = route[c];
-    const OutputVc* ovcs = &out_vc(cand.port, 0);
-    std::uint32_t mask = 0;
-    for (unsigned v = base + cand.vc_begin; v < base + cand.vc_end; ++v) {
-      const OutputVc& ov = ovcs[v];
-      if (ov.owner >= 0 || ov.credits < ov.realloc_credits) continue;
-      if (whole_packet && ov.credits < head.length) continue;
-      mask |= 1u << v;
-    }
-    s.vc_requests.push_back(VcRequest{static_cast<std::uint16_t>(i), cand.port, mask});
+  const OutputVc* ovcs = &out_vc(port, 0);
+  std::uint32_t mask = 0;
+  for (unsigned v = base + vc_begin; v < base + vc_end; ++v) {
+    const OutputVc& ov = ovcs[v];
+    if (ov.owner >= 0 || ov.credits < ov.realloc_credits) continue;
+    if (whole_packet && ov.credits < head.length) continue;
+    mask |= 1u << v;
   }
+  s.vc_requests.push_back(VcRequest{static_cast<std::uint16_t>(i), static_cast<std::uint16_t>(port), mask});
+}
+
+std::uint64_t Router::fold_sinks(std::uint64_t ports) const {
+  for (const std::vector<std::uint8_t>& group : sink_groups_)
+    for (std::uint8_t q : group)
+      if ((ports >> q) & 1u) ports |= std::uint64_t{1} << group[0];
+  return ports;
+}
+
+unsigned Router::sink_for(unsigned local, std::uint64_t allocated, std::uint64_t free) const {
+  const std::vector<std::uint8_t>& group = sink_groups_[sink_group_of_[local]];
+  for (std::uint8_t q : group)
+    if ((allocated >> q) & 1u) return q;
+  for (std::uint8_t q : group)
+    if ((free >> q) & 1u) return q;
+  return local;
+}
+
+unsigned Router::pick_sink(unsigned local) {
+  const std::vector<std::uint8_t>& group = sink_groups_[sink_group_of_[local]];
+  const unsigned n = static_cast<unsigned>(group.size());
+  const unsigned start = sink_rr_++ % n;
+  unsigned best = group[start];
+  for (unsigned k = 1; k < n; ++k) {
+    const unsigned q = group[(start + k) % n];
+    if (out(q).held_vcs < out(best).held_vcs) best = q;
+  }
+  return best;
+}
+
+void Router::add_sink_channel(unsigned local, unsigned extra) {
+  check_port(local);
+  check_port(extra);
+  if (sink_group_of_.empty()) sink_group_of_.assign(ports_, kNoPort);
+  if (sink_group_of_[local] == kNoPort) {
+    sink_group_of_[local] = static_cast<std::uint8_t>(sink_groups_.size());
+    sink_groups_.push_back({static_cast<std::uint8_t>(local)});
+  }
+  sink_group_of_[extra] = sink_group_of_[local];
+  sink_groups_[sink_group_of_[local]].push_back(static_cast<std::uint8_t>(extra));
+  sinks_ = true;
 }
 
 template <class At>
@@ -487,7 +535,8 @@ void Router::hold_flit(HeldMessage& m, const FlitHeader& f, const std::uint32_t*
 }
 
 Router::HeldMessage* Router::start_diversion(Cycle now, PacketHandle packet) {
-  ++mc_counters_.potentially_deadlocked;
+  ++mc_counters_.diversions;
+  if (net_.diverted_multicasts.insert(packet).second) ++mc_counters_.potentially_deadlocked;
   note(now, RecoveryEvent::What::diverted, packet);
   if (held_.empty()) {
     dq_busy_since_ = now;
@@ -588,10 +637,13 @@ bool Router::route_header(At at, unsigned i, RouterScratch& s) {
       }
     }
   }
-  const HeaderDecision d = header_routing_->route(HeaderRoutingInput{
-      id_, f.dst, m.outputs, free, static_cast<std::uint32_t>(tie_rng_.next() >> 32)});
-  const std::uint64_t bit = std::uint64_t{1} << d.port;
+  // (Sink channels: a local port is free, or allocated, when one of its channels is.)
+  HeaderDecision d = header_routing_->route(HeaderRoutingInput{
+      id_, f.dst, sinks_ ? fold_sinks(m.outputs) : m.outputs, sinks_ ? fold_sinks(free) : free,
+      static_cast<std::uint32_t>(tie_rng_.next() >> 32)});
   const bool consume = d.action == HeaderDecision::Action::consume;
+  if (consume && sinks_) d.port = sink_for(d.port, m.outputs, free);
+  const std::uint64_t bit = std::uint64_t{1} << d.port;
   // A forwarded header crosses the switch: its output must be free of other copies this cycle.
   const bool routed = d.action != HeaderDecision::Action::blocked &&
                       (consume || !(s.multicast_outputs & bit));
@@ -827,6 +879,7 @@ void Router::report(Tally& t, const Topology& topo) const {
     t.count("hta.flits_replicated", mc_counters_.replicated);
     t.count("hta.blocked_header_cycles", mc_counters_.blocked_header_cycles);
     t.count("hta.potentially_deadlocked", mc_counters_.potentially_deadlocked);
+    t.count("hta.diversions", mc_counters_.diversions);
     t.count("hta.absorbed", mc_counters_.absorbed);
     t.count("hta.reinjected", mc_counters_.reinjected);
     t.maximum("hta.memory_max_messages", mc_counters_.max_memory_messages);

@@ -126,6 +126,10 @@ class Router : public Clocked<Router> {
   // (`to_router`: counts a hop) or to an NI, whose buffers are `downstream_buffer_flits` per VC.
   void connect_input(unsigned port, Link& link);
   void connect_output(unsigned port, Link& link, unsigned downstream_buffer_flits, bool to_router);
+  // Sink channels (ni.sink_channels): output `extra` is one more ejection channel to the NI of
+  // local port `local`. A packet routed to `local` may take a VC of any of them, and a
+  // multicast copy for that node one of any of them.
+  void add_sink_channel(unsigned local, unsigned extra);
 
   RouterId id() const { return id_; }
   bool replicates() const { return header_routing_ != nullptr; }  // (enable_multicast)
@@ -229,7 +233,7 @@ class Router : public Clocked<Router> {
   };
   struct MulticastCounters {
     std::uint64_t replicated = 0, consumed = 0, headers_routed = 0, blocked_header_cycles = 0;
-    std::uint64_t potentially_deadlocked = 0, absorbed = 0, reinjected = 0;
+    std::uint64_t potentially_deadlocked = 0, diversions = 0, absorbed = 0, reinjected = 0;
     std::uint64_t queue_busy_cycles = 0, max_memory_messages = 0;
   };
   struct PortTrace {  // what a VCD shows per port
@@ -293,6 +297,14 @@ class Router : public Clocked<Router> {
   template <class At>
   void take_front(At at, unsigned i);
   void start_multicast(unsigned i);
+  // Sink channels: `ports` (a bit each) with each local port's bit set when one of its other
+  // channels' is; and the channel of local port `local` a consumed header takes (allocated to
+  // its message already, else the first with a free VC in `free`).
+  std::uint64_t fold_sinks(std::uint64_t ports) const;
+  unsigned sink_for(unsigned local, std::uint64_t allocated, std::uint64_t free) const;
+  // The sink channel a unicast head for local port `local` asks for this cycle: one with the
+  // fewest VCs held, the first of them from a rotating start (heads of one cycle spread out).
+  unsigned pick_sink(unsigned local);
   void update_multicast_work() { multicast_work_ = multicast_vcs_ > 0 || !held_.empty(); }
   // Multicast sources: the input VCs, and the deadlock queue (index dq_index_, re-injecting
   // its message once complete and the delay is over).
@@ -320,6 +332,10 @@ class Router : public Clocked<Router> {
   // A ready head's requests for the output VCs its route allows (free ones; with whole-packet
   // switching, those with room for the packet).
   __attribute__((always_inline)) inline void request_vc(unsigned i, RouterScratch& s);
+  // Its request for the free VCs of output `port` within [vc_begin, vc_end) of its class.
+  __attribute__((always_inline)) inline void request_port(unsigned i, unsigned port,
+                                                          unsigned vc_begin, unsigned vc_end,
+                                                          RouterScratch& s);
   // A packet holding an output VC asks for the switch if that VC has a credit.
   template <class At>
   __attribute__((always_inline)) inline void request_switch(At at, unsigned i, RouterScratch& s);
@@ -403,6 +419,7 @@ class Router : public Clocked<Router> {
   Switching switching_;
   bool traced_ = false;
   bool multicast_work_ = false;  // a multicast VC or held message (update_multicast_work)
+  bool sinks_ = false;           // a local port has more than one sink channel (sink_next_)
   std::uint8_t multicast_class_ = 0xff;  // the class multicast messages use; none = 0xff
   Link** in_links_;
   std::uint64_t* nonempty_;  // bit per input VC with flits buffered
@@ -423,6 +440,12 @@ class Router : public Clocked<Router> {
   // Output VCs reallocated only when empty (bits over all VCs), on ports to routers and to NIs.
   std::uint32_t empty_realloc_to_router_ = 0, empty_realloc_to_ni_ = 0;
   std::vector<PortTrace> trace_;  // empty unless traced
+  // Sink channels: per output port, the group of ejection channels it belongs to (kNoPort: none);
+  // per group, its ports (the local port first); the channel the next choice starts from.
+  std::vector<std::uint8_t> sink_group_of_;
+  std::vector<std::vector<std::uint8_t>> sink_groups_;
+  unsigned sink_rr_ = 0;
+  static constexpr std::uint8_t kNoPort = 0xff;
   // Multicast (enable_multicast).
   unsigned multicast_vcs_ = 0;  // input VCs in state multicast
   unsigned multicast_rr_ = 0;   // which of them goes first this cycle (round-robin)
