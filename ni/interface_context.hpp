@@ -91,6 +91,11 @@ class InterfaceContext final : public ContentionObserver {
     unsigned copies_left = 0;
     Cycle created = 0;
     bool measured = false;
+    // A firmware multicast packet (MessageLayer::multicast): the words every copy must carry,
+    // and per destination its message sequence number from the source.
+    std::vector<std::uint32_t> words;
+    std::vector<NodeId> destinations;
+    std::vector<std::uint32_t> message_seqs;
   };
   std::unordered_map<std::uint64_t, MulticastInFlight> multicasts;
 

@@ -48,7 +48,7 @@ class Reassembler {
  public:
   // Complete messages go to `front_end`; `arrivals` (the packetizer's policy input, set up
   // before) records the flits received when the selective policy reads them.
-  Reassembler(const NetworkInterfaceParams& params, const RouterParams& router,
+  Reassembler(NodeId id, const NetworkInterfaceParams& params, const RouterParams& router,
               NetworkContext& net, InterfaceContext& interfaces, ArrivalWindow& arrivals,
               TlmFrontEnd& front_end);
 
@@ -89,7 +89,12 @@ class Reassembler {
   // A data flit of a hardware multicast's copy (its payload checked); at the copy's tail, the
   // message ends if this was its last copy.
   template <class At>
-  void receive_multicast(At at, const Flit& f, const PacketHeader& h);
+  void receive_multicast(At at, const Flit& f, const PacketHeader& h, const MessageFields& m);
+  // A firmware multicast's copy is in (its words in rx_copy_[vc]): checked against the words
+  // sent and reassembled like a unicast packet of this node's message from the source.
+  // Returns whether it matched.
+  bool receive_multicast_copy(const PacketHeader& h, const MessageFields& m, unsigned vc,
+                              Cycle now);
   // A copy of multicast message `message` (InterfaceContext::multicasts) is in at `now`: it
   // counts, and the message ends with its last copy (its latency sampled if measured).
   struct CopyEnd {
@@ -118,6 +123,8 @@ class Reassembler {
   std::vector<std::uint32_t> latency_, network_latency_;
   std::vector<std::uint32_t> multicast_latency_;  // creation to the last copy's delivery
   std::vector<bool> copy_altered_;                // per VC: the copy arriving on it
+  std::vector<std::vector<std::uint32_t>> rx_copy_;  // per VC: a firmware multicast's words
+  NodeId id_;
   std::unordered_set<PacketId> altered_copies_;   // software multicast packets with a bad word
   bool multicast_ = false;
   ArrivalWindow& arrivals_;
@@ -157,7 +164,7 @@ void Reassembler::eject(At at) {
       tr_packet_ = packet_tag(h.packet_id);
     }
     if (f.kind != FlitKind::unicast) {
-      receive_multicast(at, f, h);
+      receive_multicast(at, f, h, m);
       ej_->return_credit(at, f.vc);
       ej_buffer_.pop(vc);
       continue;
@@ -193,18 +200,29 @@ void Reassembler::eject(At at) {
 }
 
 template <class At>
-void Reassembler::receive_multicast(At at, const Flit& f, const PacketHeader& h) {
+void Reassembler::receive_multicast(At at, const Flit& f, const PacketHeader& h,
+                                    const MessageFields& m) {
   const Cycle now = at.now;
   if (copy_altered_.size() <= f.vc) copy_altered_.resize(f.vc + 1u, false);
-  check_.resize(f.words);
-  payload_->fill(h.packet_id, (f.seq - h.multicast_headers) * words_per_flit_, f.words, check_.data());
-  for (unsigned w = 0; w < f.words; ++w)
-    if (f.payload[w] != check_[w]) {
-      ++counters_.payload_errors;
-      copy_altered_[f.vc] = true;
-    }
+  const std::uint32_t first = (f.seq - h.multicast_headers) * words_per_flit_;
+  const bool firmware = m.kind != Packetizer::kSyntheticKind;
+  if (firmware) {  // the words are the core's: gathered, and checked against the sent ones
+    if (rx_copy_.size() <= f.vc) rx_copy_.resize(f.vc + 1u);
+    std::vector<std::uint32_t>& copy = rx_copy_[f.vc];
+    if (first == 0) copy.clear();
+    copy.insert(copy.end(), f.payload.begin(), f.payload.begin() + f.words);
+  } else {
+    check_.resize(f.words);
+    payload_->fill(h.packet_id, first, f.words, check_.data());
+    for (unsigned w = 0; w < f.words; ++w)
+      if (f.payload[w] != check_[w]) {
+        ++counters_.payload_errors;
+        copy_altered_[f.vc] = true;
+      }
+  }
   if (!f.is_tail()) return;
   if (in_window(now)) counters_.window_app_flits_delivered += f.length - h.multicast_headers;
+  if (firmware && !receive_multicast_copy(h, m, f.vc, now)) copy_altered_[f.vc] = true;
   const CopyEnd end = copy_delivered(h.packet_id, !copy_altered_[f.vc], now);
   copy_altered_[f.vc] = false;
   if (!end.last) return;  // the last copy: the message is delivered
