@@ -8,13 +8,13 @@
 namespace collnoc {
 
 // Every algorithm's maker, defined in its file in collectives/algorithms/.
-#define COLLNOC_COLLECTIVE(collective, algorithm, description) \
+#define COLLNOC_COLLECTIVE(collective, algorithm, needs, description) \
   std::unique_ptr<Firmware> make_##collective##_##algorithm(const FirmwareParams&, const Topology&);
 #include "collectives/algorithms.def"
 
 const std::vector<CollectiveEntry>& collective_algorithms() {
-#define COLLNOC_COLLECTIVE(collective, algorithm, description) \
-  {#collective, #algorithm, description, make_##collective##_##algorithm},
+#define COLLNOC_COLLECTIVE(collective, algorithm, needs, description) \
+  {#collective, #algorithm, description, make_##collective##_##algorithm, CollectiveNeeds::needs},
   static const std::vector<CollectiveEntry> table = {
 #include "collectives/algorithms.def"
   };
@@ -46,6 +46,18 @@ const CollectiveEntry& lookup_collective(const FirmwareParams& p) {
   if (p.algorithm.empty()) return *first;
   throw ParamError("workload.algorithm", p.algorithm,
                    "an algorithm of " + p.collective + ", one of:" + algorithms);
+}
+
+bool needs_hta_routers(const std::string& workload_kind, const FirmwareParams& p) {
+  if (workload_kind != "collective") return false;
+  bool first = true;  // (a collective's first algorithm is its default)
+  for (const CollectiveEntry& e : collective_algorithms()) {
+    if (p.collective != e.collective) continue;
+    if (p.algorithm == e.algorithm || (p.algorithm.empty() && first))
+      return e.needs == CollectiveNeeds::hta_routers;
+    first = false;
+  }
+  return false;
 }
 
 CollectiveFirmware::CollectiveFirmware(const FirmwareParams& p, unsigned cores)

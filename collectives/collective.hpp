@@ -2,6 +2,7 @@
 // pairs, e.g. (total_exchange, hdn) or (broadcast, binomial), and the bookkeeping every
 // collective shares: per-core start and finish, the first data mismatch, the collective.* keys.
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -11,11 +12,18 @@
 
 namespace collnoc {
 
+// What an algorithm needs of the network beyond routers that carry messages.
+enum class CollectiveNeeds : std::uint8_t {
+  any,          // nothing more
+  hta_routers,  // routers that replicate multicasts (MessageLayer::multicast; docs/hta.md)
+};
+
 struct CollectiveEntry {
   const char* collective;   // workload.collective
   const char* algorithm;    // workload.algorithm
   const char* description;
   std::function<std::unique_ptr<Firmware>(const FirmwareParams&, const Topology&)> make;
+  CollectiveNeeds needs = CollectiveNeeds::any;
 };
 // Every algorithm of every collective, one entry per line of collectives/algorithms.def; a
 // collective's first entry is its default algorithm.
@@ -25,6 +33,9 @@ std::vector<std::string> collective_names();
 // The entry for p.collective / p.algorithm (empty algorithm: the collective's first);
 // ParamError naming workload.collective or workload.algorithm otherwise.
 const CollectiveEntry& lookup_collective(const FirmwareParams& p);
+// Whether firmware `workload_kind` with `p` runs an algorithm that needs HTA routers (false for
+// names the tables do not know: they are refused when the firmware is made).
+bool needs_hta_routers(const std::string& workload_kind, const FirmwareParams& p);
 
 // Base of collective firmware (`cores`: the size of its group). run() calls body()
 // workload.repetitions times, each after a random start skew, and stamps this core's start and

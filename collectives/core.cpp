@@ -115,6 +115,31 @@ void Core::send_coded(const std::vector<NodeId>& dsts, const Words& a, const Wor
   sent_ += dsts.size();
 }
 
+void Core::multicast(const std::vector<NodeId>& dsts, const Words& data, const SendOptions& opt) {
+  if (!multicast_shape_.available())
+    fault("multicast: the network has no HTA routers (hardware multicast, docs/hta.md)");
+  if (dsts.empty()) fault("multicast to no destination");
+  std::vector<bool> seen(cores_, false);
+  for (NodeId d : dsts) {
+    if (d >= cores_) fault("multicast to a rank that does not exist");
+    if (d == rank_) fault("multicast to its own rank");
+    if (seen[d]) fault("multicast to rank " + std::to_string(d) + " twice");
+    seen[d] = true;
+  }
+  if (opt.kind >= kMpbPutKind) fault("multicast of a kind reserved for the NI and its protocols");
+  const auto n = static_cast<unsigned>(dsts.size());
+  if (multicast_shape_.data_flits(n) == 0)
+    fault("multicast to " + std::to_string(n) + " ranks: a multicast VC holds " +
+          std::to_string(multicast_shape_.vc_flits) + " flits, so at most " +
+          std::to_string(multicast_shape_.vc_flits - 1) + " headers beside a data flit");
+  cmd_.destinations = &dsts;
+  cmd_.received = nullptr;
+  command(tlm::TLM_WRITE_COMMAND, kMulticastAddress, &data, opt);
+  cmd_.destinations = nullptr;
+  sent_ += dsts.size();
+  if (offset_ >= clock_.delay(params_.quantum_cycles)) sync();
+}
+
 // A packet pair for the NI's XOR engine: a then b in one payload.
 void Core::xor_command(std::uint64_t address, const Words& a, const Words& b,
                        const SendOptions& opt) {

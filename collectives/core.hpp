@@ -45,6 +45,11 @@ class Core : public sc_core::sc_module, public MessageLayer {
   void send_coded(const std::vector<NodeId>& dsts, const Words& a, const Words& b,
                   const SendOptions& opt = {}) override;
   void xor_words(const Words& a, const Words& b, const SendOptions& opt) override;
+  void multicast(const std::vector<NodeId>& dsts, const Words& data,
+                 const SendOptions& opt = {}) override;
+  MulticastShape multicast_shape() const override { return multicast_shape_; }
+  // The system's HTA routers, as its NI cuts multicasts for them (ni/ni_params.hpp).
+  void set_multicast_shape(const MulticastShape& shape) { multicast_shape_ = shape; }
   void compute(Cycle cycles) override;
   Cycle now() const override;
   void mark_round(unsigned round) override;
@@ -96,6 +101,7 @@ class Core : public sc_core::sc_module, public MessageLayer {
   tlm::tlm_generic_payload gp_;
   NiCommand cmd_;
   Words pair_;  // a then b, as the XOR commands carry them
+  MulticastShape multicast_shape_;
   std::function<void()> on_finish_;
   bool finished_ = false;
   Cycle finish_cycle_ = 0;

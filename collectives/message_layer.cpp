@@ -12,7 +12,11 @@ void MessageLayer::fault(const std::string& why) {
 
 void MessageLayer::missing(const char* what) { fault(std::string("this platform has no ") + what); }
 
-// Cores without a static network or message-passing buffers: firmware that asks is at fault.
+// Cores without a static network, message-passing buffers or HTA routers: firmware that asks
+// is at fault.
+void MessageLayer::multicast(const std::vector<NodeId>&, const Words&, const SendOptions&) {
+  missing("hardware multicast (HTA routers: workload.algorithm hta, or RouterParams::hta)");
+}
 void MessageLayer::sn_configure(unsigned, std::uint64_t) { missing("static network"); }
 void MessageLayer::sn_send(const Words&) { missing("static network"); }
 Words MessageLayer::sn_recv(std::size_t) {

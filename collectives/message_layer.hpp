@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "ni/multicast_shape.hpp"
 #include "noc/types.hpp"
 
 namespace collnoc {
@@ -53,6 +54,17 @@ class MessageLayer {
   // cycle). Returns once the NI has the pair; the result arrives later as a message from this
   // core's own rank with opt.kind and opt.tag (recv_any, or recv(rank())).
   virtual void xor_words(const Words& a, const Words& b, const SendOptions& opt) = 0;
+  // Hardware multicast (HTA routers, docs/hta.md "Firmware"): one message for every rank of
+  // `dsts` (distinct, other than this core's), replicated by the routers; each destination
+  // receives it as if it were a send (recv(src), recv_any; kind and tag as given, in order
+  // with this core's other messages to it). It takes the routers' multicast class
+  // (opt.vc_class is not used) and is not compressed; the NI cuts it into packets that each
+  // carry every header (multicast_shape()). Returns once the NI has it. A fault without HTA
+  // routers, or with more destinations than multicast_shape() fits beside a data flit.
+  virtual void multicast(const std::vector<NodeId>& dsts, const Words& data,
+                         const SendOptions& opt = {});
+  // How the NI cuts a multicast here; not available() without HTA routers.
+  virtual MulticastShape multicast_shape() const { return {}; }
   // Send to `peer` and receive from it.
   virtual Words exchange(NodeId peer, const Words& data, const SendOptions& opt = {}) {
     send(peer, data, opt);

@@ -17,6 +17,10 @@ void ProtocolLayer::xor_words(const Words&, const Words&, const SendOptions&) {
   fault("network coding (xor_words) needs msg.protocol eager");
 }
 
+void ProtocolLayer::multicast(const std::vector<NodeId>&, const Words&, const SendOptions&) {
+  fault("hardware multicast (multicast) needs msg.protocol eager");
+}
+
 namespace {
 
 bool reserved_kind(std::uint8_t kind) { return kind >= kMpbPutKind; }

@@ -45,6 +45,9 @@ class ProtocolLayer : public MessageLayer {
   void send_coded(const std::vector<NodeId>&, const Words&, const Words&,
                   const SendOptions&) override;
   void xor_words(const Words&, const Words&, const SendOptions&) override;
+  // Nor a hardware multicast (its copies bypass the protocol's handshakes): multicast_shape()
+  // stays not available.
+  void multicast(const std::vector<NodeId>&, const Words&, const SendOptions&) override;
   void compute(Cycle cycles) override { inner_.compute(cycles); }
   Cycle now() const override { return inner_.now(); }
   void mark_round(unsigned round) override { inner_.mark_round(round); }

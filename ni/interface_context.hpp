@@ -104,6 +104,11 @@ class InterfaceContext final : public ContentionObserver {
       const auto it = std::find(paths.begin(), paths.end(), here);
       return it == paths.end() || it + 1 == paths.end() ? kNoNode : *(it + 1);
     }
+    // A firmware multicast packet (MessageLayer::multicast): the words every copy must carry,
+    // and per destination its message sequence number from the source.
+    std::vector<std::uint32_t> words;
+    std::vector<NodeId> destinations;
+    std::vector<std::uint32_t> message_seqs;
   };
   std::unordered_map<std::uint64_t, MulticastInFlight> multicasts;
   std::uint32_t next_multicast_number = 0;  // software and column-path messages, from 1

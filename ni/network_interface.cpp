@@ -26,7 +26,7 @@ NetworkInterface::NetworkInterface(sc_module_name name, Clock& clock, NodeId id,
                                    InterfaceContext& interfaces)
     : Clocked<NetworkInterface>(name, clock),
       packetizer_(id, params, router, net, interfaces),  // (validates the parameters first)
-      reassembler_(params, router, net, interfaces, packetizer_.arrivals(), front_end_),
+      reassembler_(id, params, router, net, interfaces, packetizer_.arrivals(), front_end_),
       front_end_(*this, id, params, packetizer_), id_(id), socket("socket") {
   if (net.packets.owner_bytes() < sizeof(MessageFields))  // (a wiring error of the system's)
     throw std::logic_error("NetworkInterface " + std::string(name) +

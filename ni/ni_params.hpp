@@ -1,6 +1,7 @@
 // The network interface's parameters (ni.* keys), shared by its blocks.
 #pragma once
 #include "ni/compression.hpp"
+#include "ni/multicast_shape.hpp"
 #include "ni/xor_engine.hpp"
 #include "noc/router/router.hpp"
 
@@ -38,5 +39,13 @@ struct NetworkInterfaceParams {
 };
 
 void validate(const NetworkInterfaceParams& p);
+
+// How the NIs cut firmware multicasts on routers `router` (none unless router.hta.enabled): a
+// packet and its headers fit a multicast VC, its data ni.max_packet_flits and an ejection VC.
+inline MulticastShape multicast_shape(const NetworkInterfaceParams& ni, const RouterParams& router) {
+  if (!router.hta.enabled || router.vc_classes < 2) return {};
+  return {router.buffer_flits, std::min(ni.max_packet_flits, ni.ejection_buffer(router)),
+          ni.words_per_flit()};
+}
 
 }  // namespace collnoc

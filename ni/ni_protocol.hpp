@@ -12,6 +12,10 @@
 //   write to kXorAddress: the same pair, XORed for the core (decoding at a node): the result
 //     comes back as a message from the core's own node with `kind` and `tag`, one cycle after
 //     the engine has it (the delivery register).
+//   write to kMulticastAddress: queue one message for every node of `destinations` as a
+//     hardware multicast (HTA routers replicate it; ni/multicast_shape.hpp says how it is cut).
+//     Refused (TLM_GENERIC_ERROR_RESPONSE) without HTA routers or with more destinations than
+//     a multicast VC holds.
 // A receive that finds nothing also says when the next queued message becomes available
 // (`next_available`): events notified for a later time give way to earlier ones.
 // The annotated delay is the core's local time offset (temporal decoupling); the NI adds its
@@ -30,6 +34,7 @@ constexpr std::uint64_t kSendAddress = 0x0000;
 constexpr std::uint64_t kRecvAddress = 0x1000;
 constexpr std::uint64_t kXorSendAddress = 0x2000;
 constexpr std::uint64_t kXorAddress = 0x3000;
+constexpr std::uint64_t kMulticastAddress = 0x5000;
 constexpr NodeId kAnySource = ~NodeId{0};
 // Message-passing buffer (NetworkInterfaceParams::mpb_bytes > 0): the core's own buffer is
 // mapped at kMpbAddress + byte offset (read / write, no network). A send of kind kMpbPutKind
@@ -54,7 +59,7 @@ struct NiCommand : tlm::tlm_extension<NiCommand> {
   std::uint8_t element_type = 0;   // send: what the words hold (ElementType; 0 = raw)
   std::uint32_t tag = 0;           // send: carried to the receiver (what the message is)
   std::uint32_t round = 0;         // send: the round the core is in (per-round contention)
-  const std::vector<NodeId>* destinations = nullptr;  // coded send: several destinations
+  const std::vector<NodeId>* destinations = nullptr;  // coded send, multicast: destinations
   std::uint32_t pair_words = 0;    // XOR commands: words of a (and of b)
   bool mpb_reply = false;          // recv: take the answer to a get, not a message
   std::uint64_t mpb_puts_landed = 0;  // every answer: remote puts written into the buffer

@@ -13,6 +13,7 @@ Packetizer::Packetizer(NodeId id, const NetworkInterfaceParams& params, const Ro
       interfaces_(interfaces), id_(id), params_(params), router_(router) {
   validate(params_);
   if (router.hta.enabled) multicast_class_ = static_cast<std::uint8_t>(router.vc_classes - 1);
+  multicast_shape_ = collnoc::multicast_shape(params_, router);
   inj_vcs_.assign(router.vcs, InjectionVc{router.buffer_flits, 0});
   policy_ = make_compression_policy(params_.compression.policy);
   encoders_ = CodecSet(params_.compression.codec);
@@ -33,16 +34,16 @@ void Packetizer::set_source(std::unique_ptr<SyntheticSource> source,
 }
 
 // (In 64 bits: a message's words come close to 2^32 at the largest flits and packets.)
-unsigned Packetizer::packets_for(std::uint32_t words) const {
-  const std::uint64_t per_packet = std::uint64_t{params_.words_per_flit()} * params_.max_packet_flits;
+unsigned Packetizer::packets_for(std::uint32_t words, unsigned packet_flits) const {
+  const std::uint64_t per_packet = std::uint64_t{params_.words_per_flit()} * packet_flits;
   return words == 0 ? 1 : static_cast<unsigned>((words + per_packet - 1) / per_packet);
 }
 
-unsigned Packetizer::flits_for(std::uint32_t words) const {
+unsigned Packetizer::flits_for(std::uint32_t words, unsigned packet_flits) const {
   const std::uint64_t wpf = params_.words_per_flit();
-  const std::uint64_t per_packet = wpf * params_.max_packet_flits;
+  const std::uint64_t per_packet = wpf * packet_flits;
   if (words == 0) return 1;
-  return static_cast<unsigned>((words / per_packet) * params_.max_packet_flits +
+  return static_cast<unsigned>((words / per_packet) * packet_flits +
                                (words % per_packet + wpf - 1) / wpf);
 }
 
@@ -133,15 +134,13 @@ void Packetizer::queue_synthetic(SyntheticSource::Packet p, Cycle created) {
   enqueue(std::move(m));
 }
 
-void Packetizer::queue_message(NodeId dst, std::vector<std::uint32_t>&& words,
-                               const NiCommand& cmd, Cycle issue, Cycle ready) {
+Packetizer::Message Packetizer::firmware_message(std::vector<std::uint32_t>&& words,
+                                                 const NiCommand& cmd, Cycle issue,
+                                                 Cycle ready) const {
   Message m;
   m.words = std::move(words);
-  if (dst >= next_seq_out_.size()) next_seq_out_.resize(dst + 1, 0);
   m.hdr.src = id_;
-  m.hdr.dst = dst;
   m.hdr.created_cycle = issue;
-  m.hdr.message_seq = next_seq_out_[dst]++;
   m.hdr.message_words = static_cast<std::uint32_t>(m.words.size());
   m.hdr.vc_class = cmd.vc_class;
   m.hdr.kind = cmd.kind;
@@ -150,16 +149,54 @@ void Packetizer::queue_message(NodeId dst, std::vector<std::uint32_t>&& words,
   m.hdr.element_type = cmd.element_type;
   m.hdr.measured = in_window(issue);
   m.ready = ready;
-  m.packets_left = packets_for(m.hdr.message_words);
+  m.packet_flits_max = params_.max_packet_flits;
+  return m;
+}
+
+void Packetizer::queue_firmware(Message&& m) {
+  const unsigned headers = m.hdr.multicast_headers;
+  m.packets_left = packets_for(m.hdr.message_words, m.packet_flits_max);
+  const unsigned flits = flits_for(m.hdr.message_words, m.packet_flits_max) + m.packets_left * headers;
   counters_.packets_created += m.packets_left;
+  if (headers) counters_.multicast_created += m.packets_left;
   interfaces_.count_packets(m.hdr.round, m.packets_left);
-  counters_.flits_created += flits_for(m.hdr.message_words);
+  counters_.flits_created += flits;
   if (m.hdr.measured) {
     counters_.measured_created += m.packets_left;
     net_.measured_created_outside_cycle(m.packets_left);
-    counters_.window_flits_created += flits_for(m.hdr.message_words);
+    counters_.window_flits_created += flits;
   }
   enqueue(std::move(m));
+}
+
+void Packetizer::queue_message(NodeId dst, std::vector<std::uint32_t>&& words,
+                               const NiCommand& cmd, Cycle issue, Cycle ready) {
+  Message m = firmware_message(std::move(words), cmd, issue, ready);
+  if (dst >= next_seq_out_.size()) next_seq_out_.resize(dst + 1, 0);
+  m.hdr.dst = dst;
+  m.hdr.message_seq = next_seq_out_[dst]++;
+  queue_firmware(std::move(m));
+}
+
+bool Packetizer::queue_multicast(const std::vector<NodeId>& dsts,
+                                 std::vector<std::uint32_t>&& words, const NiCommand& cmd,
+                                 Cycle issue, Cycle ready) {
+  const unsigned headers = static_cast<unsigned>(dsts.size());
+  if (dsts.empty() || multicast_shape_.data_flits(headers) == 0) return false;
+  Message m = firmware_message(std::move(words), cmd, issue, ready);
+  m.hdr.dst = dsts.front();
+  m.hdr.vc_class = multicast_class_;
+  m.hdr.multicast_headers = static_cast<std::uint16_t>(headers);
+  m.packet_flits_max = multicast_shape_.data_flits(headers);
+  m.multicast_dsts = dsts;
+  // Each destination's sequence number from this source: its messages reach its core in
+  // send order, unicast and multicast alike.
+  for (NodeId d : dsts) {
+    if (d >= next_seq_out_.size()) next_seq_out_.resize(d + 1, 0);
+    m.multicast_seqs.push_back(next_seq_out_[d]++);
+  }
+  queue_firmware(std::move(m));
+  return true;
 }
 
 // Cuts the next packet of the head message and, if the policy says so, compresses it.
@@ -174,7 +211,7 @@ void Packetizer::cut_packet(Cycle now) {
     h.packet_words = static_cast<std::uint16_t>(m.synthetic_flits * wpf);
   } else {
     const std::uint32_t left = m.hdr.message_words - m.next_word;
-    const std::uint32_t words = std::min<std::uint32_t>(left, wpf * params_.max_packet_flits);
+    const std::uint32_t words = std::min<std::uint32_t>(left, wpf * m.packet_flits_max);
     h.packet_words = static_cast<std::uint16_t>(words);
   }
   h.length_flits = plain_flits(h.packet_words);
@@ -243,6 +280,12 @@ void Packetizer::start_multicast() {
   m.copies_left = tx_hdr_.multicast_headers;
   m.created = tx_hdr_.created_cycle;
   m.measured = tx_hdr_.measured;
+  if (tx_hdr_.kind == kSyntheticKind) return;
+  // A firmware multicast: its words, which every copy must match, and each destination's
+  // message sequence number.
+  m.words = tx_wire_;
+  m.destinations = tx_dsts_;
+  m.message_seqs = source_queue_.front().multicast_seqs;
 }
 
 // The link's credit line, and the VCs' credits (a flit to send waits for them).

@@ -63,6 +63,12 @@ class Packetizer {
   // `ready` (the NI must be awake then).
   void queue_message(NodeId dst, std::vector<std::uint32_t>&& words, const NiCommand& cmd,
                      Cycle issue, Cycle ready);
+  // The same for every node of `dsts` as one hardware multicast, cut by multicast_shape() into
+  // packets that each carry every header; false (nothing queued) if the routers cannot carry
+  // it (no HTA routers, or more destinations than a multicast VC holds beside a data flit).
+  bool queue_multicast(const std::vector<NodeId>& dsts, std::vector<std::uint32_t>&& words,
+                       const NiCommand& cmd, Cycle issue, Cycle ready);
+  const MulticastShape& multicast_shape() const { return multicast_shape_; }
 
   // Column-path multicast: this node took its copy of message `number` (`flits` data flits)
   // and sends it on to `next`, the next stop of its path, from the next cycle (absorb and
@@ -105,6 +111,8 @@ class Packetizer {
     std::vector<std::uint32_t> words;
     unsigned synthetic_flits = 0;  // > 0: one synthetic packet, payload from the generator
     std::vector<NodeId> multicast_dsts;  // a hardware multicast message's destinations
+    std::vector<std::uint32_t> multicast_seqs;  // ... a firmware one's message_seq at each
+    unsigned packet_flits_max = 0;  // a firmware message is cut into packets of this many
     bool last_of_group = false;  // the last unicast of a software multicast
     Cycle ready = 0;
     std::uint32_t next_word = 0;
@@ -119,6 +127,11 @@ class Packetizer {
   };
 
   void enqueue(Message&& m);
+  // A message from the core with the command's header fields (not yet cut or counted).
+  Message firmware_message(std::vector<std::uint32_t>&& words, const NiCommand& cmd,
+                           Cycle issue, Cycle ready) const;
+  // Counts a firmware message's packets and flits as created and queues it.
+  void queue_firmware(Message&& m);
   // Whether the source queue takes another message of p's kind (the injection limits).
   bool room_for(const SyntheticSource::Packet& p) const {
     return p.multicast_dsts.empty() ? queued_messages_[0] < params_.max_unicast_in_queue
@@ -136,8 +149,9 @@ class Packetizer {
   void end_packet();       // the tail has left
   void cut_packet(Cycle now);
   void compress(PacketInfo& h, Cycle now);
-  unsigned packets_for(std::uint32_t words) const;
-  unsigned flits_for(std::uint32_t words) const;
+  // Packets and data flits of a message of `words` words cut into packets of `packet_flits`.
+  unsigned packets_for(std::uint32_t words, unsigned packet_flits) const;
+  unsigned flits_for(std::uint32_t words, unsigned packet_flits) const;
   bool in_window(Cycle c) const { return c >= window_.begin && c < window_.end; }
   // The network's per-thread state outside an evaluation (a core's command): the clock's.
   // Flits a packet of `words` payload words takes uncompressed (at least one).
@@ -184,6 +198,7 @@ class Packetizer {
   NodeId id_;
   NetworkInterfaceParams params_;
   RouterParams router_;
+  MulticastShape multicast_shape_;
   std::vector<std::uint32_t> next_seq_out_;  // per destination
   const ColumnPaths* column_paths_ = nullptr;  // column-path multicast
   std::unique_ptr<CompressionPolicy> policy_;

@@ -6,13 +6,13 @@
 
 namespace collnoc {
 
-Reassembler::Reassembler(const NetworkInterfaceParams& params, const RouterParams& router,
+Reassembler::Reassembler(NodeId id, const NetworkInterfaceParams& params, const RouterParams& router,
                          NetworkContext& net, InterfaceContext& interfaces,
                          ArrivalWindow& arrivals, TlmFrontEnd& front_end)
     : count_arrivals_(arrivals.on()),
       words_per_flit_(static_cast<std::uint8_t>(params.words_per_flit())),
       codec_latency_cycles_(params.compression.codec_latency_cycles), net_(net),
-      arrivals_(arrivals), interfaces_(interfaces), front_end_(front_end),
+      id_(id), arrivals_(arrivals), interfaces_(interfaces), front_end_(front_end),
       decoders_(params.compression.codec), vcs_(router.vcs),
       buffer_flits_(params.ejection_buffer(router)) {
   rx_wire_.resize(vcs_);
@@ -107,6 +107,26 @@ void Reassembler::check_synthetic(const PacketHeader& h, const MessageFields& m,
       ++counters_.payload_errors;
       if (m.tag) altered_copies_.insert(h.packet_id);
     }
+}
+
+bool Reassembler::receive_multicast_copy(const PacketHeader& h, const MessageFields& m,
+                                         unsigned lane, Cycle now) {
+  const InterfaceContext::MulticastInFlight& sent = interfaces_.multicasts.at(h.packet_id);
+  std::vector<std::uint32_t>& copy = rx_copy_[lane];
+  copy.resize(m.packet_words);  // (the last flit's unused slots)
+  bool same = true;
+  for (std::size_t w = 0; w < copy.size(); ++w)
+    if (copy[w] != sent.words[w]) {
+      ++counters_.payload_errors;
+      same = false;
+    }
+  const auto me = std::find(sent.destinations.begin(), sent.destinations.end(), id_);
+  if (me == sent.destinations.end())  // (a header routed to the wrong node)
+    throw std::logic_error("Reassembler: a multicast copy for a node it was not sent to");
+  MessageFields mine = m;
+  mine.message_seq = sent.message_seqs[static_cast<std::size_t>(me - sent.destinations.begin())];
+  receive_payload(h, mine, copy.data(), 0, m.packet_words, now);
+  return same;
 }
 
 Reassembler::CopyEnd Reassembler::copy_delivered(std::uint64_t message, NodeId here,

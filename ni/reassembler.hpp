@@ -50,7 +50,7 @@ class Reassembler {
  public:
   // Complete messages go to `front_end`; `arrivals` (the packetizer's policy input, set up
   // before) records the flits received when the selective policy reads them.
-  Reassembler(const NetworkInterfaceParams& params, const RouterParams& router,
+  Reassembler(NodeId id, const NetworkInterfaceParams& params, const RouterParams& router,
               NetworkContext& net, InterfaceContext& interfaces, ArrivalWindow& arrivals,
               TlmFrontEnd& front_end);
 
@@ -105,7 +105,13 @@ class Reassembler {
   // A data flit of a hardware multicast's copy (its payload checked); at the copy's tail, the
   // message ends if this was its last copy.
   template <class At>
-  void receive_multicast(At at, const Flit& f, const PacketHeader& h, unsigned lane);
+  void receive_multicast(At at, const Flit& f, const PacketHeader& h, const MessageFields& m,
+                         unsigned lane);
+  // A firmware multicast's copy is in (its words in rx_copy_[lane]): checked against the words
+  // sent and reassembled like a unicast packet of this node's message from the source.
+  // Returns whether it matched.
+  bool receive_multicast_copy(const PacketHeader& h, const MessageFields& m, unsigned lane,
+                              Cycle now);
   // A copy of multicast message `message` (InterfaceContext::multicasts) is in at `now`: it
   // counts, and the message ends with its last copy (its latency sampled if measured).
   struct CopyEnd {
@@ -136,6 +142,8 @@ class Reassembler {
   std::vector<std::uint32_t> latency_, network_latency_;
   std::vector<std::uint32_t> multicast_latency_;  // creation to the last copy's delivery
   std::vector<bool> copy_altered_;                // per lane: the copy arriving on it
+  std::vector<std::vector<std::uint32_t>> rx_copy_;  // per lane: a firmware multicast's words
+  NodeId id_;
   std::unordered_set<PacketId> altered_copies_;   // software multicast packets with a bad word
   bool multicast_ = false;
   Packetizer* forwarder_ = nullptr;  // this NI's: column-path copies go on from here
@@ -195,7 +203,7 @@ void Reassembler::take_flit(At at, Link& link, InputBuffer& buffer, unsigned lan
     tr_packet_ = packet_tag(h.packet_id);
   }
   if (f.kind != FlitKind::unicast) {
-    receive_multicast(at, f, h, lane_base + f.vc);
+    receive_multicast(at, f, h, m, lane_base + f.vc);
     link.return_credit(at, f.vc);
     buffer.pop(vc);
     return;
@@ -211,7 +219,7 @@ void Reassembler::take_flit(At at, Link& link, InputBuffer& buffer, unsigned lan
     const bool copy = m.tag != 0 && m.kind == Packetizer::kSyntheticKind;
     // (Column path: the copy goes on along its path.)
     if (copy) {
-      const CopyEnd end = copy_delivered(multicast_message_key(m.tag), h.dst,
+      const CopyEnd end = copy_delivered(multicast_message_key(m.tag), id_,
                                          altered_copies_.erase(h.packet_id) == 0, ready);
       if (end.forward_to != kNoNode)
         forwarder_->forward_copy(at, end.forward_to, m.tag, plain_flits(m.packet_words),
@@ -235,19 +243,30 @@ void Reassembler::take_flit(At at, Link& link, InputBuffer& buffer, unsigned lan
 }
 
 template <class At>
-void Reassembler::receive_multicast(At at, const Flit& f, const PacketHeader& h, unsigned lane) {
+void Reassembler::receive_multicast(At at, const Flit& f, const PacketHeader& h,
+                                    const MessageFields& m, unsigned lane) {
   const Cycle now = at.now;
   if (copy_altered_.size() <= lane) copy_altered_.resize(lane + 1u, false);
-  check_.resize(f.words);
-  payload_->fill(h.packet_id, (f.seq - h.multicast_headers) * words_per_flit_, f.words, check_.data());
-  for (unsigned w = 0; w < f.words; ++w)
-    if (f.payload[w] != check_[w]) {
-      ++counters_.payload_errors;
-      copy_altered_[lane] = true;
-    }
+  const std::uint32_t first = (f.seq - h.multicast_headers) * words_per_flit_;
+  const bool firmware = m.kind != Packetizer::kSyntheticKind;
+  if (firmware) {  // the words are the core's: gathered, and checked against the sent ones
+    if (rx_copy_.size() <= lane) rx_copy_.resize(lane + 1u);
+    std::vector<std::uint32_t>& copy = rx_copy_[lane];
+    if (first == 0) copy.clear();
+    copy.insert(copy.end(), f.payload.begin(), f.payload.begin() + f.words);
+  } else {
+    check_.resize(f.words);
+    payload_->fill(h.packet_id, first, f.words, check_.data());
+    for (unsigned w = 0; w < f.words; ++w)
+      if (f.payload[w] != check_[w]) {
+        ++counters_.payload_errors;
+        copy_altered_[lane] = true;
+      }
+  }
   if (!f.is_tail()) return;
   if (in_window(now)) counters_.window_app_flits_delivered += f.length - h.multicast_headers;
-  const CopyEnd end = copy_delivered(h.packet_id, h.dst, !copy_altered_[lane], now);
+  if (firmware && !receive_multicast_copy(h, m, lane, now)) copy_altered_[lane] = true;
+  const CopyEnd end = copy_delivered(h.packet_id, id_, !copy_altered_[lane], now);
   copy_altered_[lane] = false;
   if (!end.last) return;  // the last copy: the message is delivered
   ++counters_.packets_delivered;

@@ -57,6 +57,21 @@ void TlmFrontEnd::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
+  if (gp.is_write() && gp.get_address() == kMulticastAddress) {
+    const Cycle ready = issue + send_overhead_cycles_;
+    if (!cmd->destinations ||
+        !packetizer_.queue_multicast(*cmd->destinations,
+                                     std::vector<std::uint32_t>(data, data + words), *cmd, issue,
+                                     ready)) {
+      gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+      return;
+    }
+    counters_.messages_sent += cmd->destinations->size();  // (one message to each)
+    ni_.wake_at(ready);
+    delay += clock().delay(send_overhead_cycles_);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
   // The engine is this NI's own and only its core feeds it, in the core's time order, so when
   // a pair is coded depends on nothing else: it is computed here, ahead, like a send.
   if (gp.is_write() && (gp.get_address() == kXorSendAddress || gp.get_address() == kXorAddress)) {

@@ -112,20 +112,29 @@ void check_whole_packets(const SystemParams& params, unsigned packet_flits,
     throw ParamError("ni.ejection_buffer_flits", std::to_string(params.ni.ejection_buffer_flits), rule);
 }
 
+namespace {
+
+// What HTA routers need of any network: dimensions to route headers in, a class of their own.
+void check_multicast_network(const SystemParams& params, const Topology& topo,
+                                    const std::string& user) {
+  if (!dynamic_cast<const KaryNCube*>(&topo))
+    throw ParamError("topology.kind", topo.kind(),
+                     "hardware multicast (" + user + ") routes header flits on a mesh or torus");
+  if (params.router.vc_classes < 2)
+    throw ParamError("router.vc_classes", std::to_string(params.router.vc_classes),
+                     "hardware multicast needs >= 2: its messages take the last class, unicast "
+                     "the others (SPEC 5: 3 + 3 VCs, router.vcs = 6, router.vc_classes = 2)");
+}
+
+}  // namespace
+
 void check_multicast(const SystemParams& params, const Topology& topo,
                      const TrafficParams& traffic) {
   const bool hta = traffic.multicast() && traffic.multicast_scheme == "hta";
   if (hta != params.router.hta.enabled)  // (derive_params sets one from the other)
     throw std::logic_error("hta.enabled does not follow traffic.multicast_scheme");
   if (!hta) return;
-  if (!dynamic_cast<const KaryNCube*>(&topo))
-    throw ParamError("topology.kind", topo.kind(),
-                     "hardware multicast (traffic.multicast_scheme = hta) routes header flits "
-                     "on a mesh or torus");
-  if (params.router.vc_classes < 2)
-    throw ParamError("router.vc_classes", std::to_string(params.router.vc_classes),
-                     "hardware multicast needs >= 2: its messages take the last class, unicast "
-                     "the others (SPEC 5: 3 + 3 VCs, router.vcs = 6, router.vc_classes = 2)");
+  check_multicast_network(params, topo, "traffic.multicast_scheme = hta");
   const unsigned data = traffic.variable_length() ? traffic.packet_flits_max : traffic.packet_flits;
   const unsigned message = traffic.multicast_destinations_max + data;
   const std::string rule = "a VC holds a whole multicast message (SPEC 5): >= " +
@@ -136,6 +145,15 @@ void check_multicast(const SystemParams& params, const Topology& topo,
   if (params.ni.ejection_buffer(params.router) < data)
     throw ParamError("ni.ejection_buffer_flits", std::to_string(params.ni.ejection_buffer_flits),
                      "a multicast copy's data flits must fit: >= " + std::to_string(data));
+}
+
+void check_firmware_multicast(const SystemParams& params, const Topology& topo,
+                              const std::string& user) {
+  check_multicast_network(params, topo, user);
+  if (params.router.buffer_flits < 2)
+    throw ParamError("router.buffer_flits", std::to_string(params.router.buffer_flits),
+                     "hardware multicast (" + user + ") needs a VC of >= 2 flits: a header "
+                     "and a data flit");
 }
 
 void validate(const SystemParams& p) {
@@ -221,6 +239,13 @@ std::vector<std::vector<unsigned>> NocSystem::wave_rows() const {
 void NocSystem::attach_firmware(Firmware& program) {
   check_whole_packets(params_, params_.ni.max_packet_flits, "ni.max_packet_flits");
   interfaces_.tally_rounds();
+  // HTA routers: the cores may multicast. (Copies end at NIs all over the network, in one
+  // table: one thread.)
+  const MulticastShape shape = multicast_shape(params_.ni, params_.router);
+  if (shape.available()) {
+    clock_.set_threads(1);
+    for (auto& ni : nis_) ni->enable_multicast();
+  }
   const unsigned n = static_cast<unsigned>(nis_.size());
   for (NodeId i = 0; i < n; ++i) {
     // Cores are built after elaboration of this module, so at the top level: its name keeps
@@ -229,10 +254,12 @@ void NocSystem::attach_firmware(Firmware& program) {
     cores_.push_back(std::make_unique<Core>(core.c_str(), clock_, i, n,
                                             program, params_.core));
     cores_.back()->socket.bind(nis_[i]->socket);
+    cores_.back()->set_multicast_shape(shape);
     cores_.back()->set_on_finish([this] {
       if (++cores_finished_ == cores_.size() && net_.on_workload_done) net_.on_workload_done();
     });
-  }  on_cores_attached();
+  }
+  on_cores_attached();
 }
 
 std::uint64_t NocSystem::flits_in_network() const {

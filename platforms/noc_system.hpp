@@ -49,6 +49,11 @@ void check_router_ports(const Topology& topo, const NetworkInterfaceParams& ni);
 // routing needs a mesh or torus, a VC class of its own, and VCs that hold a whole message
 // (SPEC 5). Throws ParamError naming the key at fault.
 void check_multicast(const SystemParams& params, const Topology& topo, const TrafficParams& traffic);
+// Firmware that multicasts in hardware (`user` names it, for the message): the same network,
+// and VCs of a header and a data flit at least (the NIs cut longer messages into packets that
+// fit, ni/multicast_shape.hpp). Throws ParamError naming the key at fault.
+void check_firmware_multicast(const SystemParams& params, const Topology& topo,
+                              const std::string& user);
 
 // VCT and store-and-forward move whole packets: every buffer must hold the longest one
 // (`packet_flits`, named by `why`). Throws ParamError.

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "collectives/all_to_all_plan.hpp"
+#include "collectives/collective.hpp"
 #include "noc/router/allocator.hpp"
 #include "noc/routing/routing.hpp"
 
@@ -34,9 +35,11 @@ void derive_params(RunConfig& rc) {
   rc.firmware.neighbour_cost = neighbour_message_cost(rc.platform.system);
   rc.firmware.protocol.mpb_bytes = platform_mpb_bytes(rc.platform);
   if (rc.firmware.grid.empty()) rc.firmware.grid = default_application_grid(rc.platform.name);
-  // Hardware multicast: the routers replicate (SPEC 5), with the run's seed for their ties.
+  // Hardware multicast: the routers replicate (SPEC 5), with the run's seed for their ties,
+  // for synthetic multicast traffic of scheme hta and for an algorithm that multicasts.
   HtaParams& hta = rc.platform.system.router.hta;
-  hta.enabled = rc.synthetic() && rc.traffic.multicast() && rc.traffic.multicast_scheme == "hta";
+  hta.enabled = rc.synthetic() ? rc.traffic.multicast() && rc.traffic.multicast_scheme == "hta"
+                               : needs_hta_routers(rc.workload_kind, rc.firmware);
   hta.seed = rc.run.seed;
   // traffic.normalized_load stands for an injection rate (checked in check_buildable).
   if (rc.traffic.normalized_load > 0) {
@@ -136,6 +139,13 @@ void check_buildable(const RunConfig& rc) {
       throw ParamError("msg.protocol", "mpb",
                        "eager or rendezvous: mpb runs on the message-passing buffers of platform "
                        "scc (not " + rc.platform.name + ")");
+    if (needs_hta_routers(rc.workload_kind, rc.firmware)) {  // (the network before the grid)
+      const std::string user = "workload.algorithm = " + rc.firmware.algorithm;
+      check_firmware_multicast(sys, *topo, user);
+      if (rc.firmware.protocol.name != "eager")  // (its copies bypass the handshakes)
+        throw ParamError("msg.protocol", rc.firmware.protocol.name,
+                         "eager for hardware multicast (" + user + ")");
+    }
     make_firmware(rc.workload_kind, rc.firmware, *topo);
     check_whole_packets(sys, sys.ni.max_packet_flits, "ni.max_packet_flits");
   }

@@ -18,6 +18,8 @@
 #include <thread>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 extern char** environ;
 
 namespace collnoc::test {
@@ -59,6 +61,16 @@ inline Result run_collnoc(const std::string& args, bool with_stderr = true) {
   while (std::size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
   const int raw = pclose(pipe);
   return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, out};
+}
+
+// `collnoc run --quiet ARGS`, which must succeed; its results (written to scratch file NAME.json).
+inline nlohmann::json run_json(const std::string& args, const std::string& name) {
+  const std::string out = temp_path(name + ".json");
+  const Result r = run_collnoc("run --quiet " + args + " --out " + out);
+  INFO(args << "\n" << r.output);
+  REQUIRE(r.status == 0);
+  std::ifstream in(out);
+  return nlohmann::json::parse(in);
 }
 
 inline std::string read_text(const std::string& path) {

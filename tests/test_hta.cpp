@@ -459,5 +459,138 @@ TEST_CASE("sink channels: hardware multicast copies take any of a node's channel
   CHECK(test::get<std::uint64_t>(out.report, "ni.max_flits_ejected_per_cycle") > 1);
 }
 
+// ---------------------------------------------------------------- firmware (MessageLayer)
+
+// Core 0 multicasts `first` to `dsts` (kind 2, tag 9) at cycle 0; then, from cycle 200, sends
+// `later` unicasts and multicasts of its own (each to the ranks listed), one after the other.
+// Every other core takes what it expects with recv_any and keeps it.
+struct Outgoing {
+  std::vector<NodeId> dsts;  // one: a unicast (send)
+  Words words;
+  std::uint8_t kind;
+  std::uint32_t tag;
+};
+
+class MulticastProbe : public Firmware {
+ public:
+  MulticastProbe(unsigned cores, std::vector<Outgoing> out) : out_(std::move(out)), got_(cores) {}
+  void run(MessageLayer& ml) override {
+    const NodeId me = ml.rank();
+    if (me == 0) {
+      for (std::size_t i = 0; i < out_.size(); ++i) {
+        if (i == 1) ml.compute(200);  // the first one alone in the network
+        SendOptions opt;
+        opt.kind = out_[i].kind;
+        opt.tag = out_[i].tag;
+        if (out_[i].dsts.size() == 1 && i > 0) ml.send(out_[i].dsts[0], out_[i].words, opt);
+        else ml.multicast(out_[i].dsts, out_[i].words, opt);
+      }
+      return;
+    }
+    std::size_t expected = 0;
+    for (const Outgoing& o : out_)
+      expected += std::count(o.dsts.begin(), o.dsts.end(), me);
+    for (std::size_t i = 0; i < expected; ++i) got_[me].push_back(ml.recv_any());
+  }
+  void report(Report&) const override {}
+  bool data_verified() const override { return true; }
+  const std::vector<Message>& got(NodeId n) const { return got_[n]; }
+
+ private:
+  std::vector<Outgoing> out_;
+  std::vector<std::vector<Message>> got_;
+};
+
+Words probe_words(unsigned n, std::uint32_t salt) {
+  Words w(n);
+  for (unsigned i = 0; i < n; ++i) w[i] = salt * 0x9e3779b9u + i * 0x85ebca6bu;
+  return w;
+}
+
+// The chain of "Zero-load latency" (docs/hta.md) from a core: 32 words are 8 data flits of
+// 128 bits. The core hands the message to its NI in cycle 0, which sends the first header in
+// cycle 1 (ni.send_overhead_cycles): everything is one cycle later than from a synthetic
+// source, so node r's copy is in its NI at 17 + 1, 20 + 1, 23 + 1 and available to its core a
+// cycle later (the delivery register): 19, 22, 25 cycles after the send. The later messages
+// arrive in the order sent, with the kind and tag they were sent with.
+TEST_CASE("hta firmware: multicast() delivers the core's words to each destination at the "
+          "zero-load latency, in order with its sends",
+          "[hta]") {
+  auto sys = hta_torus(4, HeaderTiming::delayed);
+  const Words a = probe_words(32, 1), b = probe_words(5, 2), c = probe_words(7, 3);
+  MulticastProbe fw(16, {{{1, 2, 3}, a, 2, 9}, {{3}, b, 1, 5}, {{3, 2}, c, 3, 11}});
+  const RunOutcome out = test::run_firmware(*sys, fw);
+  INFO(out.diagnosis);
+  REQUIRE(out.status == RunStatus::ok);
+  const Cycle zero_load[] = {0, 19, 22, 25};
+  for (NodeId n = 1; n <= 3; ++n) {
+    INFO("node " << n);
+    const Message& m = fw.got(n).at(0);
+    CHECK(m.src == 0);
+    CHECK(m.words == a);
+    CHECK(m.kind == 2);
+    CHECK(m.tag == 9);
+    CHECK(m.sent_cycle == 0);
+    CHECK(m.arrival_cycle - m.sent_cycle == zero_load[n]);
+  }
+  REQUIRE(fw.got(2).size() == 2);
+  CHECK(fw.got(2)[1].words == c);
+  REQUIRE(fw.got(3).size() == 3);
+  CHECK((fw.got(3)[1].words == b && fw.got(3)[1].kind == 1 && fw.got(3)[1].tag == 5));
+  CHECK((fw.got(3)[2].words == c && fw.got(3)[2].kind == 3 && fw.got(3)[2].tag == 11));
+  const Report& r = out.report;
+  CHECK(test::get<std::uint64_t>(r, "multicast.messages_delivered") == 2);
+  CHECK(test::get<std::uint64_t>(r, "multicast.copies_delivered") == 5);
+  CHECK(test::get<std::uint64_t>(r, "multicast.copies_verified") == 5);
+  CHECK(test::get<std::uint64_t>(r, "messages.delivered") == 6);
+}
+
+// A VC of 8 flits and 5 destinations leave 3 data flits a packet: 40 words (10 flits) go as 4
+// packets, each with its 5 headers, and arrive whole at every destination.
+TEST_CASE("hta firmware: a multicast longer than a VC holds is cut into packets that each "
+          "carry every header",
+          "[hta]") {
+  PlatformParams p = hta_params({4, 4}, 6, 16);
+  p.system.router.buffer_flits = 8;
+  p.system.ni.max_packet_flits = 8;
+  auto sys = make_platform(p);
+  const Words a = probe_words(40, 4);
+  MulticastProbe fw(16, {{{5, 10, 15, 3, 12}, a, 0, 0}});
+  const RunOutcome out = test::run_firmware(*sys, fw);
+  INFO(out.diagnosis);
+  REQUIRE(out.status == RunStatus::ok);
+  for (NodeId n : {5, 10, 15, 3, 12}) {
+    INFO("node " << n);
+    REQUIRE(fw.got(n).size() == 1);
+    CHECK(fw.got(n)[0].words == a);
+  }
+  const Report& r = out.report;
+  CHECK(test::get<std::uint64_t>(r, "packets.injected") == 4);
+  CHECK(test::get<std::uint64_t>(r, "hta.headers_consumed") == 4 * 5);
+  CHECK(test::get<std::uint64_t>(r, "multicast.copies_verified") == 4 * 5);
+  CHECK(test::get<std::uint64_t>(r, "flits.injected") == 4 * 5 + 10);
+}
+
+TEST_CASE("hta firmware: multicast() without HTA routers is a firmware fault that says why",
+          "[hta]") {
+  auto sys = test::build("mesh", {4, 4}, SystemParams{});
+  MulticastProbe fw(16, {{{1, 2}, probe_words(4, 5), 0, 0}});
+  const RunOutcome out = test::run_firmware(*sys, fw);
+  CHECK(out.status == RunStatus::firmware_fault);
+  CHECK_THAT(out.diagnosis, Catch::Contains("core 0: multicast: the network has no HTA routers"));
+}
+
+TEST_CASE("hta firmware: a multicast to more ranks than a VC holds headers is a firmware fault",
+          "[hta]") {
+  PlatformParams p = hta_params({4, 4}, 6, 4);
+  p.system.ni.max_packet_flits = 4;
+  auto sys = make_platform(p);
+  MulticastProbe fw(16, {{{1, 2, 3, 4}, probe_words(4, 6), 0, 0}});
+  const RunOutcome out = test::run_firmware(*sys, fw);
+  CHECK(out.status == RunStatus::firmware_fault);
+  CHECK_THAT(out.diagnosis, Catch::Contains("multicast to 4 ranks: a multicast VC holds 4 flits, "
+                                            "so at most 3 headers beside a data flit"));
+}
+
 }  // namespace
 }  // namespace collnoc

@@ -4,6 +4,8 @@
 // elaboration per test case).
 #include <catch2/catch.hpp>
 
+#include <functional>
+
 #include "cli_support.hpp"
 #include "collectives/collective.hpp"
 #include "support.hpp"
@@ -20,7 +22,21 @@ struct Case {
   std::unique_ptr<Firmware> fw;
   unsigned sn_config_cycles = 10;
   std::string platform = "tilepro";
+  std::function<void(PlatformParams&)> setup;  // changes to the platform's defaults
 };
+
+// HTA routers on the platform's network, as derive_params gives them to workload.algorithm =
+// hta: 2 unicast and 2 multicast VCs of `buffer_flits`.
+std::function<void(PlatformParams&)> hta_routers(unsigned buffer_flits,
+                                                 std::vector<unsigned> k = {}) {
+  return [=](PlatformParams& pp) {
+    if (!k.empty()) pp.topology.k = k;
+    pp.system.router.vcs = 4;
+    pp.system.router.vc_classes = 2;
+    pp.system.router.buffer_flits = buffer_flits;
+    pp.system.router.hta.enabled = true;
+  };
+}
 
 // Builds one tilepro system per case (side by side), runs them all until every core is done.
 void run_side_by_side(std::vector<Case>& cases) {
@@ -30,6 +46,7 @@ void run_side_by_side(std::vector<Case>& cases) {
     pp.name = c.platform;
     pp.instance = "system" + std::to_string(i);
     pp.sn.config_cycles = c.sn_config_cycles;
+    if (c.setup) c.setup(pp);
     c.sys = make_platform(pp);
     c.fp.collective = c.collective;
     c.fp.algorithm = c.algorithm;
@@ -175,6 +192,7 @@ TEST_CASE("every mesh collective delivers checked data on a 5x3 grid", "[manycor
   for (const CollectiveEntry& e : collective_algorithms()) {
     if (std::find(mesh.begin(), mesh.end(), e.collective) == mesh.end()) continue;
     if (std::string(e.algorithm) == "onesided") continue;  // scc only: its own test
+    if (e.needs == CollectiveNeeds::hta_routers) continue;  // HTA routers: their own tests
     cases.push_back({e.collective, e.algorithm, "5x3", {}, {}, {}});
     cases.back().fp.message_bytes = 200;  // 50 words: 4 flits of 128 bits
     cases.back().fp.root = 4;
@@ -279,6 +297,111 @@ TEST_CASE("the one-sided broadcast stages chunks through the scc buffers bit-exa
     for (NodeId n = 0; n < c.sys->num_nis(); ++n) gets += c.sys->ni(n).front_end().counters().mpb_gets;
     const unsigned chunks = c.fp.message_bytes == 128 ? 1 : 5;  // 4000-4080 bytes a chunk
     CHECK(gets == 47 * 2 * chunks);
+  }
+}
+
+// ---------------------------------------------------------------- broadcast hta
+
+Case hta_broadcast(const std::string& algorithm, const std::string& grid, unsigned root,
+                   std::function<void(PlatformParams&)> setup) {
+  Case c{"broadcast", algorithm, grid, {}, {}, {}};
+  c.platform = "kary_ncube";
+  c.fp.root = root;
+  c.fp.message_bytes = 128;  // 32 words: 8 flits of 128 bits
+  c.setup = std::move(setup);
+  return c;
+}
+
+std::uint64_t report_value(const Case& c, const std::string& key) {
+  Report r;
+  c.fw->report(r);
+  return test::get<std::uint64_t>(r, key);
+}
+
+// A row of 4 ranks of a 4x4 mesh, the root at its end: one multicast whose headers go 1, 2, 3
+// hops along x, the chain of docs/hta.md's "Zero-load latency" from a core. The root hands it
+// to its NI in cycle 0; rank 3's copy is available at 1 + 23 + 1 = 25 (send overhead, the
+// docs' 23 cycles, the delivery register) and its core has it after the receive overhead: 26.
+TEST_CASE("hta broadcast: a row of ranks gets the root's data at the zero-load latency",
+          "[manycore]") {
+  std::vector<Case> cases;
+  cases.push_back(hta_broadcast("hta", "4x1", 0, hta_routers(72, {4})));
+  run_side_by_side(cases);
+  check_verified(cases, 4);
+  const Case& c = cases[0];
+  CHECK(report_value(c, "collective.multicasts") == 1);
+  CHECK(report_value(c, "collective.execution_cycles") == 26);
+  CHECK(c.sys->router(0).headers_consumed() == 0);
+  CHECK(c.sys->router(3).headers_consumed() == 1);
+}
+
+// A small message (128 B, 8 flits) from the root to every other rank, all three algorithms on
+// the same network: one multicast (the headers and 8 data flits fit a VC of 72), the binomial
+// tree (log2 n rounds of messages) and the mesh tree on the dynamic network (whole messages
+// forwarded by the cores). A 4x4 mesh from its corner with delayed header routing (the
+// default), and an 8x8 mesh from its centre with immediate header routing: with 63 headers a
+// router handles one a cycle, and delayed routing makes each wait for its upstream router's
+// last (docs/hta.md, "Firmware").
+TEST_CASE("hta broadcast of a small message is faster than binomial and the mesh tree",
+          "[manycore]") {
+  std::vector<Case> cases;
+  for (const char* algorithm : {"hta", "binomial", "nocmsg"})
+    cases.push_back(hta_broadcast(algorithm, "", 0, hta_routers(72, {4})));
+  const auto immediate = [](PlatformParams& pp) {
+    hta_routers(72)(pp);
+    pp.system.router.hta.header_routing = HeaderTiming::immediate;
+  };
+  for (const char* algorithm : {"hta", "binomial", "nocmsg"})
+    cases.push_back(hta_broadcast(algorithm, "", 27, immediate));
+  run_side_by_side(cases);
+  for (std::size_t i = 0; i < cases.size(); i += 3) {
+    const unsigned ranks = i == 0 ? 16 : 64;
+    INFO(ranks << " ranks: " << cases[i].fw->failure() << cases[i + 1].fw->failure()
+               << cases[i + 2].fw->failure());
+    for (std::size_t j = i; j < i + 3; ++j) CHECK(cases[j].fw->data_verified());
+    CHECK(report_value(cases[i], "collective.multicasts") == 1);
+    CHECK(report_value(cases[i], "collective.messages_checked") == ranks);
+    const std::uint64_t hta = report_value(cases[i], "collective.execution_cycles");
+    const std::uint64_t binomial = report_value(cases[i + 1], "collective.execution_cycles");
+    const std::uint64_t tree = report_value(cases[i + 2], "collective.execution_cycles");
+    INFO("hta " << hta << ", binomial " << binomial << ", mesh tree " << tree);
+    CHECK(hta < binomial);
+    CHECK(hta < tree);
+  }
+}
+
+// VCs of 16 flits hold 8 headers beside the 8 data flits: the root's 63 ranks go as 7
+// multicasts to 8 ranks and one to 7 (127 flits injected; 7 multicasts of 9 would take 2
+// packets each, 182 flits). Twice, to check that the next run goes as well.
+TEST_CASE("hta broadcast splits the ranks into several multicasts when they do not fit a VC",
+          "[manycore]") {
+  std::vector<Case> cases;
+  cases.push_back(hta_broadcast("hta", "", 0, hta_routers(16)));
+  cases[0].fp.repetitions = 2;
+  run_side_by_side(cases);
+  check_verified(cases, 64);
+  CHECK(report_value(cases[0], "collective.multicasts") == 8);
+  std::uint64_t injected = 0;
+  for (NodeId n = 0; n < cases[0].sys->num_nis(); ++n)
+    injected += cases[0].sys->ni(n).packetizer().counters().flits_injected;
+  CHECK(injected == 2 * 127);
+}
+
+// Every platform whose network can have HTA routers: tilepro's dynamic network (a 5x3 grid)
+// and scc's (two cores per router: a tile mate's copy leaves by the local ports only).
+TEST_CASE("hta broadcast runs on tilepro and scc with HTA routers", "[manycore]") {
+  std::vector<Case> cases;
+  cases.push_back(hta_broadcast("hta", "5x3", 4, hta_routers(32)));
+  cases.push_back(hta_broadcast("hta", "", 13, hta_routers(64)));
+  cases[0].platform = "tilepro";
+  cases[1].platform = "scc";
+  cases[1].fp.message_bytes = 200;
+  run_side_by_side(cases);
+  for (const Case& c : cases) {
+    INFO(c.platform << ": " << c.fw->failure());
+    CHECK(c.fw->data_verified());
+    CHECK(report_value(c, "collective.multicasts") == 1);
+    CHECK(report_value(c, "collective.messages_checked") == (c.platform == "scc" ? 48 : 15));
   }
 }
 

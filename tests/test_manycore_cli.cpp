@@ -35,6 +35,21 @@ TEST_CASE("cli: a tilepro allreduce on the default 7x7 grid writes the collectiv
         Approx(j["collective"]["execution_cycles"].get<double>() / 700.0));
 }
 
+// workload.algorithm = hta makes the platform build HTA routers: the root's one multicast
+// reaches the 63 other cores of the 8x8 mesh (63 headers and 8 data flits fit a VC of 72).
+TEST_CASE("cli: broadcast hta builds HTA routers and multicasts to every core", "[cli]") {
+  const auto j = collnoc::test::run_json(
+      "--set workload.kind=collective --set workload.collective=broadcast "
+      "--set workload.algorithm=hta --set router.vc_classes=2 --set router.buffer_flits=72",
+      "broadcast_hta");
+  CHECK(j["collective"]["data_verified"] == true);
+  CHECK(j["collective"]["multicasts"] == 1);
+  CHECK(j["collective"]["messages_checked"] == 64);
+  CHECK(j["multicast"]["copies_delivered"] == 63);
+  CHECK(j["multicast"]["copies_verified"] == 63);
+  CHECK(j["hta"]["headers_consumed"] == 63);
+}
+
 TEST_CASE("cli: an scc allreduce runs on its 48 cores at 1066 MHz", "[cli]") {
   const std::string out = temp_path("scc.json");
   Result r = run_collnoc("run --quiet --set platform=scc --set workload.kind=collective "

@@ -18,6 +18,7 @@
 using namespace collnoc;
 using collnoc::test::Result;
 using collnoc::test::run_collnoc;
+using collnoc::test::run_json;
 using collnoc::test::temp_path;
 
 namespace {
@@ -94,24 +95,16 @@ Cycle one_hop(const SystemParams& sp, unsigned words) {
 }
 
 // Every (collective, algorithm) of the mesh set, as --set arguments; `onesided` (which lays out
-// the scc buffers itself: refused off scc and under mpb) when `buffers_free`.
+// the scc buffers itself: refused off scc and under mpb) when `buffers_free`. Not those that
+// need HTA routers (hardware multicast: msg.protocol eager only; tests/test_manycore.cpp).
 std::vector<std::string> every_mesh_collective(bool buffers_free = false) {
   std::vector<std::string> args;
   for (const CollectiveEntry& e : collective_algorithms())
-    if (std::string(e.collective) != "total_exchange" &&
+    if (std::string(e.collective) != "total_exchange" && e.needs == CollectiveNeeds::any &&
         (buffers_free || std::string(e.algorithm) != "onesided"))
       args.push_back(std::string("--set workload.kind=collective --set workload.collective=") +
                      e.collective + " --set workload.algorithm=" + e.algorithm);
   return args;
-}
-
-nlohmann::json run_json(const std::string& args, const std::string& name) {
-  const std::string out = temp_path(name + ".json");
-  const Result r = run_collnoc("run --quiet " + args + " --out " + out);
-  INFO(args << "\n" << r.output);
-  REQUIRE(r.status == 0);
-  std::ifstream in(out);
-  return nlohmann::json::parse(in);
 }
 
 }  // namespace

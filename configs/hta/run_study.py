@@ -13,7 +13,8 @@ and DIR/saturation.csv: the saturation load of every series.
 
 Every point is `collnoc run configs/hta/torus8_half_multicast.yaml --set ...` with
 sim.steady_state=true (SPEC 5: the window opens when the throughput of two 1000-cycle intervals
-differs by less than 0.005), a window of 20000 cycles, traffic.normalized_load = the load, seed 1.
+differs by less than 0.005), a window of 20000 cycles, 12 sink channels per node (SPEC 5, every
+scheme), traffic.normalized_load = the load, seed 1.
 Schemes: delayed and immediate HTA (3 unicast + 3 multicast VCs), software and column_path
 (router.vc_classes = 1: all 6 VCs to unicast, 2 escape + 4 adaptive). Loads go up in steps of
 0.1 (0.25 past 1) until the series collapses (the drain did not end, sim.completed false, or
@@ -119,6 +120,7 @@ def run_series(args, prefix, sets, mix):
 def base_sets(k, mix, flits):
     sets = {"topology.k": k, "traffic.multicast_fraction": mix, "sim.steady_state": "true",
             "sim.measure_cycles": 20000, "sim.max_drain_cycles": 20000, "sim.threads": 1,
+            "ni.sink_channels": 12,
             "seed": 1}
     if flits:
         sets["traffic.packet_flits"] = flits
