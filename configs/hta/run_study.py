@@ -180,9 +180,11 @@ def part_load(args):
         series_dp = []
         for mix in ("multicast", "half"):
             for scheme in ("delayed", "immediate"):
-                s = [r for r in hta if r["k"] == k and r["mix"] == mix and r["scheme"] == scheme]
+                # (log scale: loads where no message was diverted are left out)
+                s = [r for r in hta if r["k"] == k and r["mix"] == mix and r["scheme"] == scheme
+                     and r["deadlock_probability"]]
                 series_dp.append(("%s, %s" % (scheme, mix), [r["load"] for r in s],
-                                  [r["deadlock_probability"] or 1e-4 for r in s],
+                                  [r["deadlock_probability"] for r in s],
                                   STYLE[scheme] if mix == "multicast" else STYLE[scheme][0] + ":"))
         panels.append(("%dx%d: potentially deadlocked / delivered" % (k, k), "normalized load",
                        "deadlock probability", False, True, series_dp))
