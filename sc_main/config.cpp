@@ -237,6 +237,7 @@ std::vector<KeySpec> build_schema() {
   const Names<WaveMode> wave_modes{
       {"auto", WaveMode::automatic}, {"on", WaveMode::on}, {"off", WaveMode::off}};
   const auto orders = named_by_to_string(dimension_orders());
+  const auto ties = named_by_to_string(torus_ties_values());
   std::vector<KeySpec> rest{
       enum_key("router.switching",
                "flow control: wormhole, virtual cut-through (vct) or store-and-forward (saf)",
@@ -340,6 +341,14 @@ std::vector<KeySpec> build_schema() {
                enum_field([](RunConfig& c) -> auto& {
                  return c.platform.system.routing_params.dimension_order;
                }, orders)),
+
+      enum_key("routing.torus_ties",
+               "dor and adaptive on a torus, a destination k/2 away: balanced (each packet one "
+               "way, half each way, by its id) or positive (always +)",
+               names_allowed(ties),
+               enum_field([](RunConfig& c) -> auto& {
+                 return c.platform.system.routing_params.torus_ties;
+               }, ties)),
 
       enum_key("traffic.pattern", "synthetic traffic: destination pattern",
                [] { return names_of(traffic_patterns()); }, COLLNOC_FIELD(traffic.pattern)),

@@ -460,3 +460,41 @@ TEST_CASE("steady state: a throughput that never settles opens the window at the
   CHECK(test::get<std::uint64_t>(out.report, "sim.warmup_end_cycle") == 4000);
   CHECK(test::get<std::uint64_t>(out.report, "packets.measured") > 1000);
 }
+
+namespace {
+
+// routing.torus_ties: + and - channel loads of an 8x8 torus under uniform traffic (dor). A
+// destination k/2 = 4 away is minimal both ways; always + loads the + channels more.
+double plus_over_minus_flits(TorusTies ties) {
+  SystemParams sp;
+  sp.routing_params.torus_ties = ties;
+  auto sys = test::build("torus", {8, 8}, sp);
+  TrafficParams tp;
+  tp.injection_rate = 0.2;
+  const RunOutcome out = test::run_traffic(*sys, tp, 1000, 5000);
+  test::require_conserved(out);
+  std::uint64_t plus = 0, minus = 0;
+  for (RouterId r = 0; r < 64; ++r)
+    for (unsigned d = 0; d < 2; ++d) {
+      plus += sys->router(r).output_counters(2 * d).flits;
+      minus += sys->router(r).output_counters(2 * d + 1).flits;
+    }
+  return static_cast<double>(plus) / static_cast<double>(minus);
+}
+
+}  // namespace
+
+TEST_CASE("torus ties balanced: + and - channels of an 8x8 torus carry the same load",
+          "[network]") {
+  const double ratio = plus_over_minus_flits(TorusTies::balanced);
+  CHECK(ratio > 0.97);
+  CHECK(ratio < 1.03);
+}
+
+// Along a ring of 8, offsets 1..4 go + and 5..7 go -: 1 + 2 + 3 + 4 = 10 hops against 6.
+TEST_CASE("torus ties positive: the + channels carry 10/6 the load (ties always go +)",
+          "[network]") {
+  const double ratio = plus_over_minus_flits(TorusTies::positive);
+  CHECK(ratio > 1.58);
+  CHECK(ratio < 1.75);
+}

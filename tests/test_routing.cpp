@@ -47,14 +47,33 @@ bool has_cycle(const Graph& g) {
   return false;
 }
 
+// Packet ids whose routing.torus_ties = balanced choices cover both ways in each of the first
+// three dimensions, every combination (a route may depend on the packet only there).
+const std::vector<PacketId>& tie_ids() {
+  static const std::vector<PacketId> ids = [] {
+    std::vector<PacketId> out;
+    std::set<unsigned> combos;
+    for (PacketId id = 0; combos.size() < 8; ++id) {
+      unsigned combo = 0;
+      for (unsigned d = 0; d < 3; ++d) combo |= unsigned{balanced_tie_minus(id, d)} << d;
+      if (combos.insert(combo).second) out.push_back(id);
+    }
+    return out;
+  }();
+  return ids;
+}
+
 // Follows every candidate whose index is selected by `use` from every router for every
-// source/destination pair; records channel dependencies and checks each path.
+// source/destination pair (and packet of tie_ids()); records channel dependencies and checks
+// each path.
 Graph walk_all(const Topology& topo, const RoutingFunction& rf, unsigned vcs,
                bool escape_only_last) {
   Graph g;
   for (NodeId s = 0; s < topo.num_endpoints(); ++s)
-    for (NodeId d = 0; d < topo.num_endpoints(); ++d) {
+    for (NodeId d = 0; d < topo.num_endpoints(); ++d)
+    for (PacketId id : tie_ids()) {
       PacketHeader hdr;
+      hdr.packet_id = id;
       hdr.src = s;
       hdr.dst = d;
       // Depth-first over all allowed choices (candidates x VCs), tracking the previous channel.
@@ -183,15 +202,17 @@ namespace {
 // rf.adaptive_vcs(), between routers): an escape channel c depends on an escape channel c' when a
 // packet on c may next request c', either at the router c leads to (a direct dependency) or after
 // any number of hops on adaptive channels (an indirect one). The escape channel a head may take
-// depends only on its router and destination here, so every (router, destination) pair is a
-// state some packet is in (the one injected there).
+// depends only on its router, destination and (torus ties) the packet here, so every (router,
+// destination, packet) is a state some packet is in (the one injected there).
 Graph extended_escape_cdg(const Topology& topo, const RoutingFunction& rf, unsigned vcs) {
   const std::uint32_t adaptive = rf.adaptive_vcs();
   Graph g;
   const RouterId routers = topo.num_routers();
-  for (NodeId d = 0; d < topo.num_endpoints(); ++d) {
+  for (NodeId d = 0; d < topo.num_endpoints(); ++d)
+  for (PacketId id : tie_ids()) {
     const RouterId target = topo.router_of(d);
     PacketHeader hdr;
+    hdr.packet_id = id;
     hdr.dst = d;
     // Per router: its escape channels and the routers its adaptive channels lead to.
     std::vector<std::vector<Channel>> escape(routers);
@@ -393,7 +414,7 @@ TEST_CASE("the extended escape graph finds a cycle through adaptive channels tha
       const RouterId target = t_.router_of(req.dst);
       if (target == req.router) return out.add(t_.local_port_of(req.dst), 0, 2);
       if (t_.coord(req.router, 0) > 0) out.add(t_.minus_port(0), 1, 2);
-      dor_.escape(req.router, req.dst, 0, 1, out);
+      dor_.escape(req.router, req.dst, req.hdr.packet_id, 0, 1, out);
     }
     std::uint32_t adaptive_vcs() const override { return 0b10; }
 

@@ -9,8 +9,8 @@
 namespace collnoc {
 
 MinimalAdaptiveRouting::MinimalAdaptiveRouting(const KaryNCube& topo, unsigned vcs_per_class,
-                                               DimensionOrder order)
-    : topo_(topo), dor_(topo, topo.torus() ? 2 : 1, order), vcs_(vcs_per_class),
+                                               DimensionOrder order, TorusTies ties)
+    : topo_(topo), dor_(topo, topo.torus() ? 2 : 1, order, ties), vcs_(vcs_per_class),
       escape_vcs_(topo.torus() ? 2 : 1), decreasing_(order == DimensionOrder::decreasing) {
   if (vcs_per_class <= escape_vcs_)
     throw ParamError("routing.algorithm", "adaptive",
@@ -37,14 +37,16 @@ void MinimalAdaptiveRouting::route(const RouteRequest& req, RouteResult& out) co
   const unsigned dims = topo_.dimensions();
   for (unsigned i = 0; i < dims && n < dirs.size(); ++i) {
     const unsigned d = decreasing_ ? dims - 1 - i : i;
-    const int off = minimal_offset(topo_, d, topo_.coord(req.router, d), topo_.coord(target, d));
+    // (At a tie, the way the escape channel goes: one way per packet.)
+    const int off = dor_.offset(d, topo_.coord(req.router, d), topo_.coord(target, d),
+                                req.hdr.packet_id);
     if (off == 0) continue;
     dirs[n++] = {std::abs(off), topo_.port_toward(d, off)};
   }
   std::stable_sort(dirs.begin(), dirs.begin() + n,
                    [](const auto& a, const auto& b) { return a.first > b.first; });
   for (unsigned i = 0; i < n; ++i) out.add(dirs[i].second, escape_vcs_, vcs_);
-  dor_.escape(req.router, req.dst, 0, escape_vcs_, out);
+  dor_.escape(req.router, req.dst, req.hdr.packet_id, 0, escape_vcs_, out);
 }
 
 }  // namespace collnoc

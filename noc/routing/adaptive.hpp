@@ -18,7 +18,8 @@ namespace collnoc {
 class MinimalAdaptiveRouting : public RoutingFunction {
  public:
   MinimalAdaptiveRouting(const KaryNCube& topo, unsigned vcs_per_class,
-                         DimensionOrder order = DimensionOrder::increasing);
+                         DimensionOrder order = DimensionOrder::increasing,
+                         TorusTies ties = TorusTies::balanced);
   void route(const RouteRequest& req, RouteResult& out) const override;
   std::uint32_t adaptive_vcs() const override;
 

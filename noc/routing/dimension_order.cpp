@@ -3,33 +3,36 @@
 
 namespace collnoc {
 
-int minimal_offset(const KaryNCube& topo, unsigned dim, unsigned from, unsigned to) {
+int minimal_offset(const KaryNCube& topo, unsigned dim, unsigned from, unsigned to,
+                   bool tie_minus) {
   int delta = static_cast<int>(to) - static_cast<int>(from);
   if (!topo.torus()) return delta;
   const int k = static_cast<int>(topo.k(dim));
   if (delta < 0) delta += k;            // 0 .. k-1 going +
   if (topo.directions() == 1) return delta;
-  return delta * 2 <= k ? delta : delta - k;
+  if (delta * 2 == k) return tie_minus ? delta - k : delta;
+  return delta * 2 < k ? delta : delta - k;
 }
 
 DimensionOrderRouting::DimensionOrderRouting(const KaryNCube& topo, unsigned vcs_per_class,
-                                             DimensionOrder order)
-    : topo_(topo), vcs_(vcs_per_class), decreasing_(order == DimensionOrder::decreasing) {
+                                             DimensionOrder order, TorusTies ties)
+    : topo_(topo), vcs_(vcs_per_class), decreasing_(order == DimensionOrder::decreasing),
+      balanced_(ties == TorusTies::balanced) {
   if (topo.torus() && vcs_per_class < 2)
     throw ParamError("routing.algorithm", "dor",
                      "on a torus needs >= 2 VCs per class for the dateline (router.vcs / "
                      "router.vc_classes = " + std::to_string(vcs_per_class) + ")");
 }
 
-void DimensionOrderRouting::escape(RouterId router, NodeId dst, unsigned vc_lo, unsigned vc_hi,
-                                   RouteResult& out) const {
+void DimensionOrderRouting::escape(RouterId router, NodeId dst, PacketId packet, unsigned vc_lo,
+                                   unsigned vc_hi, RouteResult& out) const {
   const RouterId target = topo_.router_of(dst);
   const unsigned n = topo_.dimensions();
   for (unsigned i = 0; i < n; ++i) {
     const unsigned d = decreasing_ ? n - 1 - i : i;
     const unsigned cur = topo_.coord(router, d), to = topo_.coord(target, d);
     if (cur == to) continue;
-    const int off = minimal_offset(topo_, d, cur, to);
+    const int off = offset(d, cur, to, packet);
     const unsigned port = topo_.port_toward(d, off);
     if (!topo_.torus()) {
       out.add(port, vc_lo, vc_hi);
@@ -50,7 +53,7 @@ void DimensionOrderRouting::escape(RouterId router, NodeId dst, unsigned vc_lo, 
 }
 
 void DimensionOrderRouting::route(const RouteRequest& req, RouteResult& out) const {
-  escape(req.router, req.dst, 0, vcs_, out);
+  escape(req.router, req.dst, req.hdr.packet_id, 0, vcs_, out);
 }
 
 }  // namespace collnoc

@@ -31,6 +31,15 @@ const std::vector<DimensionOrder>& dimension_orders() {
   return orders;
 }
 
+const char* to_string(TorusTies t) {
+  return t == TorusTies::balanced ? "balanced" : "positive";
+}
+
+const std::vector<TorusTies>& torus_ties_values() {
+  static const std::vector<TorusTies> values{TorusTies::balanced, TorusTies::positive};
+  return values;
+}
+
 namespace {
 
 // Routing functions that take no dimensions in order refuse an order other than the default.
@@ -48,12 +57,12 @@ const std::vector<RoutingEntry>& routing_functions() {
       {"dor", "dimension-order (XY / e-cube) for meshes and tori; dateline VCs on tori",
        [](const Topology& t, unsigned vcs, const RoutingParams& p) {
          return std::make_unique<DimensionOrderRouting>(require_kary_ncube(t, "dor"), vcs,
-                                                        p.dimension_order);
+                                                        p.dimension_order, p.torus_ties);
        }},
       {"adaptive", "Duato minimal adaptive with dimension-order escape VCs (meshes and tori)",
        [](const Topology& t, unsigned vcs, const RoutingParams& p) {
          return std::make_unique<MinimalAdaptiveRouting>(require_kary_ncube(t, "adaptive"), vcs,
-                                                         p.dimension_order);
+                                                         p.dimension_order, p.torus_ties);
        }},
       {"updown", "Up*/Down* on a BFS spanning tree (any connected topology, 1 VC suffices)",
        [](const Topology& t, unsigned vcs, const RoutingParams& p) {

@@ -66,9 +66,17 @@ enum class DimensionOrder : std::uint8_t { increasing, decreasing };
 const char* to_string(DimensionOrder o);
 const std::vector<DimensionOrder>& dimension_orders();
 
+// Which way dor and adaptive go on a torus when a destination is exactly k/2 away in a
+// dimension (both ways are minimal): balanced, by a bit of a hash of the packet's id per
+// dimension (half the packets each way, the same way at every router); positive, always +.
+enum class TorusTies : std::uint8_t { balanced, positive };
+const char* to_string(TorusTies t);
+const std::vector<TorusTies>& torus_ties_values();
+
 // Options of the routing functions beside their name (routing.*).
 struct RoutingParams {
   DimensionOrder dimension_order = DimensionOrder::increasing;  // dor and adaptive only
+  TorusTies torus_ties = TorusTies::balanced;  // dor and adaptive on tori (others: no ties)
 };
 
 // Registry entry: a factory that checks the routing function fits the topology, the VCs per
