@@ -7,9 +7,10 @@ namespace collnoc {
 namespace {
 
 // One hop of dimension-order routing along a ring of `size` nodes from x toward y (x != y):
-// the minimal direction (+ on ties, as DimensionOrderRouting) and the dateline half, by
-// DimensionOrderRouting's rule: the lower half while the packet has yet to take the wrap link
-// (size-1 -> 0 going +, 0 -> size-1 going -), the upper half on it and after it.
+// the minimal direction (+ on ties: routing.torus_ties applies to dor and adaptive only) and
+// the dateline half, by DimensionOrderRouting's rule: the lower half while the packet has yet
+// to take the wrap link (size-1 -> 0 going +, 0 -> size-1 going -), the upper half on it and
+// after it.
 struct RingHop {
   bool minus;
   bool upper;
