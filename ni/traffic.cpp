@@ -34,8 +34,10 @@ unsigned require_power_of_two(const Topology& topo, const std::string& pattern) 
 
 class Uniform : public TrafficPattern {
  public:
-  explicit Uniform(unsigned n) : n_(n) {}
+  // `include_self`: the source is a destination too (traffic.uniform_include_self).
+  Uniform(unsigned n, bool include_self) : n_(n), include_self_(include_self) {}
   NodeId destination(NodeId src, Rng& rng) const override {
+    if (include_self_) return static_cast<NodeId>(rng.below(n_));
     if (n_ < 2) return src;
     NodeId d = static_cast<NodeId>(rng.below(n_ - 1));  // every node but the source
     return d >= src ? d + 1 : d;
@@ -43,6 +45,7 @@ class Uniform : public TrafficPattern {
 
  private:
   unsigned n_;
+  bool include_self_;
 };
 
 // Permutations on coordinates of a k-ary n-cube.
@@ -76,8 +79,8 @@ class BitPermutation : public TrafficPattern {
 
 class Hotspot : public TrafficPattern {
  public:
-  Hotspot(unsigned n, double fraction, std::vector<NodeId> spots)
-      : uniform_(n), fraction_(fraction), spots_(std::move(spots)) {}
+  Hotspot(unsigned n, bool include_self, double fraction, std::vector<NodeId> spots)
+      : uniform_(n, include_self), fraction_(fraction), spots_(std::move(spots)) {}
   NodeId destination(NodeId src, Rng& rng) const override {
     if (rng.uniform() < fraction_) return spots_[rng.below(spots_.size())];
     return uniform_.destination(src, rng);
@@ -93,9 +96,9 @@ class Hotspot : public TrafficPattern {
 
 const std::vector<TrafficPatternEntry>& traffic_patterns() {
   static const std::vector<TrafficPatternEntry> table = {
-      {"uniform", "uniform random over all other nodes",
-       [](const Topology& t, const TrafficParams&) {
-         return std::make_unique<Uniform>(t.num_endpoints());
+      {"uniform", "uniform random over all other nodes (traffic.uniform_include_self: all nodes)",
+       [](const Topology& t, const TrafficParams& p) {
+         return std::make_unique<Uniform>(t.num_endpoints(), p.uniform_include_self);
        }},
       {"transpose", "coordinate d -> coordinate n-1-d ((x,y) -> (y,x)); needs k_d = k_(n-1-d)",
        [](const Topology& t, const TrafficParams&) {
@@ -146,7 +149,8 @@ const std::vector<TrafficPatternEntry>& traffic_patterns() {
        }},
       {"hotspot", "traffic.hotspot_fraction of packets to traffic.hotspot_nodes, the rest uniform",
        [](const Topology& t, const TrafficParams& p) {
-         return std::make_unique<Hotspot>(t.num_endpoints(), p.hotspot_fraction, p.hotspot_nodes);
+         return std::make_unique<Hotspot>(t.num_endpoints(), p.uniform_include_self,
+                                          p.hotspot_fraction, p.hotspot_nodes);
        }},
   };
   return table;

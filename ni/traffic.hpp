@@ -20,6 +20,9 @@ struct TrafficParams {
   unsigned packet_flits_max = 0;
   double hotspot_fraction = 0.2;    // hotspot: share of packets sent to a hotspot node
   std::vector<NodeId> hotspot_nodes{0};
+  // uniform (and hotspot's uniform part) may pick the source itself, as some simulators'
+  // uniform patterns do (for comparisons that must match them exactly).
+  bool uniform_include_self = false;
   unsigned vc_class = 0;            // virtual network the synthetic packets use
   std::string payload = "random";   // payload generator (ni/payload.hpp) or file:PATH:TYPE
   // Multicast (SPEC 5): the share of messages that go to a set of destinations (0: unicast

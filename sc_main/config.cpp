@@ -368,6 +368,10 @@ std::vector<KeySpec> build_schema() {
       uint_key("traffic.packet_flits_max", Traffic::packet_flits_bound_range, "flits",
                "synthetic traffic: longest packet, with min; 0 = fixed length",
                COLLNOC_FIELD(traffic.packet_flits_max)),
+      bool_key("traffic.uniform_include_self",
+               "uniform and hotspot patterns: the source may be its own destination (a packet "
+               "that goes into its router and straight out to its NI), as some simulators do",
+               COLLNOC_FIELD(traffic.uniform_include_self)),
       real_key("traffic.hotspot_fraction", Traffic::hotspot_fraction_range, "",
                "hotspot pattern: share of packets sent to the hotspot nodes",
                COLLNOC_FIELD(traffic.hotspot_fraction)),

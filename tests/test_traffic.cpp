@@ -37,6 +37,22 @@ TEST_CASE("permutation patterns map nodes as defined", "[traffic]") {
   }
 }
 
+TEST_CASE("uniform with the source included: every node, the source too, 1/n each",
+          "[traffic]") {
+  KaryNCube m({4, 4}, false);
+  TrafficParams p;
+  p.uniform_include_self = true;
+  auto uni = make_traffic_pattern(m, p);
+  Rng rng(3);
+  std::vector<int> hits(16, 0);
+  for (int i = 0; i < 16000; ++i) {
+    const NodeId d = uni->destination(5, rng);
+    REQUIRE(d < 16);
+    ++hits[d];
+  }
+  for (NodeId d = 0; d < 16; ++d) CHECK(hits[d] == Approx(16000 / 16.0).epsilon(0.15));
+}
+
 TEST_CASE("uniform never picks the source; hotspot concentrates", "[traffic]") {
   KaryNCube m({4, 4}, false);
   TrafficParams p;
