@@ -360,11 +360,8 @@ std::uint64_t Router::fold_sinks(std::uint64_t ports) const {
   return ports;
 }
 
-unsigned Router::sink_for(unsigned local, std::uint64_t allocated, std::uint64_t free) const {
-  const std::vector<std::uint8_t>& group = sink_groups_[sink_group_of_[local]];
-  for (std::uint8_t q : group)
-    if ((allocated >> q) & 1u) return q;
-  for (std::uint8_t q : group)
+unsigned Router::sink_for(unsigned local, std::uint64_t free) const {
+  for (std::uint8_t q : sink_groups_[sink_group_of_[local]])
     if ((free >> q) & 1u) return q;
   return local;
 }
@@ -642,7 +639,7 @@ bool Router::route_header(At at, unsigned i, RouterScratch& s) {
       id_, f.dst, sinks_ ? fold_sinks(m.outputs) : m.outputs, sinks_ ? fold_sinks(free) : free,
       static_cast<std::uint32_t>(tie_rng_.next() >> 32)});
   const bool consume = d.action == HeaderDecision::Action::consume;
-  if (consume && sinks_) d.port = sink_for(d.port, m.outputs, free);
+  if (consume && sinks_) d.port = sink_for(d.port, free);
   const std::uint64_t bit = std::uint64_t{1} << d.port;
   // A forwarded header crosses the switch: its output must be free of other copies this cycle.
   const bool routed = d.action != HeaderDecision::Action::blocked &&

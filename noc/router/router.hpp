@@ -298,10 +298,10 @@ class Router : public Clocked<Router> {
   void take_front(At at, unsigned i);
   void start_multicast(unsigned i);
   // Sink channels: `ports` (a bit each) with each local port's bit set when one of its other
-  // channels' is; and the channel of local port `local` a consumed header takes (allocated to
-  // its message already, else the first with a free VC in `free`).
+  // channels' is; and the channel of local port `local` a consumed header takes, the first
+  // with a free VC in `free` (a message has one header per node: nothing is allocated there).
   std::uint64_t fold_sinks(std::uint64_t ports) const;
-  unsigned sink_for(unsigned local, std::uint64_t allocated, std::uint64_t free) const;
+  unsigned sink_for(unsigned local, std::uint64_t free) const;
   // The sink channel a unicast head for local port `local` asks for this cycle: one with the
   // fewest VCs held, the first of them from a rotating start (heads of one cycle spread out).
   unsigned pick_sink(unsigned local);
