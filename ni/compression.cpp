@@ -18,12 +18,14 @@ class Always : public CompressionPolicy {
 };
 
 // SPEC 2.4: long packets always (compression pays even in an idle network); shorter ones only
-// when the NI sees congestion: flits arrived in the latest window, or packets waiting behind.
+// when the NI sees congestion: flits arrived in the latest window, or packets waiting behind,
+// above their thresholds (0 and 0 read SPEC 2.4 literally: any flit, any waiting packet).
 class Selective : public CompressionPolicy {
  public:
   bool compress(const CompressionContext& c) const override {
     if (c.packet_flits >= c.threshold_flits) return true;
-    return c.flits_received_in_window > 0 || c.packets_waiting > 0;
+    return c.flits_received_in_window > c.n_threshold_flits ||
+           c.packets_waiting > c.q_threshold_packets;
   }
   bool needs_window() const override { return true; }
 };
@@ -61,7 +63,8 @@ const std::vector<CompressionPolicyEntry>& compression_policies() {
       {"never", "no packet is compressed", [] { return std::make_unique<Never>(); }},
       {"always", "every packet whose type has a codec is compressed (ever-compression)",
        [] { return std::make_unique<Always>(); }},
-      {"selective", "L >= L_th, or the NI saw traffic in its window or has packets waiting",
+      {"selective", "L >= L_th, or N (flits received in the window) > N_th, or Q (packets "
+                    "waiting) > Q_th",
        [] { return std::make_unique<Selective>(); }},
   };
   return table;

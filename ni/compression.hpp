@@ -1,6 +1,7 @@
 // Compression at the NI (SPEC 2.4): when to compress a packet (a policy, chosen by name) and how
 // its size is counted.
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -26,6 +27,14 @@ struct CompressionParams {
   unsigned codec_latency_cycles = 100;    // D: compression + decompression, once per packet
   unsigned congestion_window_cycles = 1000;
   unsigned threshold_flits = 0;           // L_th; 0 = the break-even length of the model
+  // Selective's congestion test: a short packet is compressed when N > n_threshold_flits or
+  // Q > q_threshold_packets (0 and 0: SPEC 2.4's literal N > 0 or Q > 0).
+  unsigned n_threshold_flits = 0;
+  unsigned q_threshold_packets = 0;
+  // true: encoder and decoder are pipelined, a packet may enter every cycle (D is latency
+  // only). false: each NI has one encoder and one decoder, each busy D cycles per compressed
+  // packet (initiation interval D), so packets queue behind them.
+  bool codec_pipelined = true;
   CodecParams codec;                      // LSB-cut bits
 
   // L_th in force: threshold_flits, or the smallest L with L - L/C > D (compression pays in the
@@ -37,6 +46,8 @@ struct CompressionParams {
   static constexpr UintRange codec_latency_cycles_range{0, kU32Max};
   static constexpr UintRange congestion_window_cycles_range{1, kU32Max};
   static constexpr UintRange threshold_flits_range{0, kU32Max};
+  static constexpr UintRange n_threshold_flits_range{0, kU32Max};
+  static constexpr UintRange q_threshold_packets_range{0, kU32Max};
 };
 
 // Throws ParamError naming the ni.* key at fault.
@@ -54,6 +65,8 @@ struct CompressionContext {
   std::uint64_t flits_received_in_window; // N: flits this NI received in the latest window
   std::size_t packets_waiting;            // Q: packets in the source queue besides this one
   unsigned threshold_flits;               // L_th
+  unsigned n_threshold_flits;             // selective: N above this is congestion
+  unsigned q_threshold_packets;           // ... and Q above this
 };
 
 class CompressionPolicy {
@@ -89,6 +102,30 @@ class ArrivalWindow {
  private:
   Cycle window_ = 0;
   Ring<Cycle> arrivals_;
+};
+
+// One codec half (the NI's encoder or decoder): when a compressed packet entering at `now` is
+// through. Pipelined, a packet enters every cycle and leaves `latency` later; unpipelined, it
+// waits until the previous packet is through and holds the unit `occupancy` cycles.
+class CodecUnit {
+ public:
+  CodecUnit(bool pipelined, unsigned occupancy_cycles)
+      : pipelined_(pipelined), occupancy_(occupancy_cycles) {}
+  // The cycle the packet may start (now, or when the unit frees up), and the unit then held.
+  Cycle start(Cycle now) {
+    if (pipelined_) return now;
+    const Cycle begin = std::max(now, free_);
+    free_ = begin + occupancy_;
+    wait_cycles_ += begin - now;
+    return begin;
+  }
+  std::uint64_t wait_cycles() const { return wait_cycles_; }
+
+ private:
+  bool pipelined_;
+  unsigned occupancy_;
+  Cycle free_ = 0;
+  std::uint64_t wait_cycles_ = 0;  // packets' cycles spent waiting for the unit
 };
 
 }  // namespace collnoc

@@ -10,7 +10,8 @@ namespace collnoc {
 Packetizer::Packetizer(NodeId id, const NetworkInterfaceParams& params, const RouterParams& router,
                        NetworkContext& net, InterfaceContext& interfaces)
     : words_per_flit_(static_cast<std::uint8_t>(params.words_per_flit())), net_(net),
-      interfaces_(interfaces), id_(id), params_(params), router_(router) {
+      interfaces_(interfaces), id_(id), params_(params), router_(router),
+      encoder_(params.compression.codec_pipelined, params.compression.codec_latency_cycles) {
   validate(params_);
   if (router.hta.enabled) multicast_class_ = static_cast<std::uint8_t>(router.vc_classes - 1);
   multicast_shape_ = collnoc::multicast_shape(params_, router);
@@ -218,6 +219,7 @@ void Packetizer::cut_packet(Cycle now) {
   h.last_of_message = m.packets_left == 1;
   h.hops = 0;
   h.compressed = false;
+  tx_start_ = now;
   tx_plain_.resize(h.packet_words);
   if (m.synthetic_flits)
     payload_->fill(synthetic_payload_key(h, h), 0, h.packet_words, tx_plain_.data());
@@ -240,7 +242,9 @@ void Packetizer::compress(PacketInfo& h, Cycle now) {
   if (!codec || h.packet_words == 0 || h.packet_words % codec->words_per_unit() != 0) return;
   const std::uint64_t recent = policy_->needs_window() ? arrivals_.flits(now) : 0;
   const CompressionContext context{original_flits, recent, queued_packets_ - 1,
-                                   params_.compression.threshold()};
+                                   params_.compression.threshold(),
+                                   params_.compression.n_threshold_flits,
+                                   params_.compression.q_threshold_packets};
   if (!policy_->compress(context)) return;
 
   writer_.clear();
@@ -258,6 +262,7 @@ void Packetizer::compress(PacketInfo& h, Cycle now) {
   counters_.compressed_original_bits += 32ull * h.packet_words;
   counters_.compressed_wire_bits += modelled ? 32ull * h.packet_words / params_.compression.fixed_ratio : bits;
   counters_.codec_busy_cycles += params_.compression.codec_latency_cycles;
+  tx_start_ = encoder_.start(now);  // (an unpipelined encoder may still be busy)
   if (!codec->lossless()) {
     scratch_.resize(tx_plain_.size());
     BitReader reader(writer_.words(), bits);
@@ -315,6 +320,8 @@ void Packetizer::report(Tally& t, Cycle now) const {
   t.ratio("compression.ratio", c.compressed_original_bits, c.compressed_wire_bits, 1.0);
   t.maximum("compression.max_relative_error", c.max_relative_error);
   t.count("compression.codec_busy_cycles", c.codec_busy_cycles);
+  if (!params_.compression.codec_pipelined)
+    t.count("compression.encoder_wait_cycles", encoder_.wait_cycles());
   t.maximum("ni.source_queue_max_packets", c.max_source_queue_packets);
   if (limit_injection_) t.count("multicast.messages_created", c.multicast_created);
   if (limit_injection_) t.count("ni.messages_throttled", c.messages_throttled);

@@ -165,6 +165,7 @@ class Packetizer {
   std::uint8_t multicast_class_ = 0;  // the routers' replicating class (router.hta)
   unsigned vc_ptr_ = 0;
   bool cut_ = false;      // the head packet is cut and compressed, waiting for a VC
+  Cycle tx_start_ = 0;    // ... and may start then (after an unpipelined encoder's wait)
   bool sending_ = false;  // ... and its flits are being injected
   bool limit_injection_ = false;  // the source's traffic has multicast: ni.max_*_in_queue
   bool unicast_multicast_ = false;  // ... sent as unicast packets (software, column_path)
@@ -203,6 +204,7 @@ class Packetizer {
   const ColumnPaths* column_paths_ = nullptr;  // column-path multicast
   std::unique_ptr<CompressionPolicy> policy_;
   CodecSet encoders_;
+  CodecUnit encoder_;  // the encoders' timing (ni.codec_pipelined)
   BitWriter writer_;
   std::vector<std::uint32_t> scratch_;
   // trace
@@ -261,6 +263,7 @@ void Packetizer::inject(At at) {
     cut_packet(now);
   }
   if (!sending_) {
+    if (now < tx_start_) return;
     // A VC of the packet's class at the router's local input (round-robin) with room for what
     // the switching rule asks: a flit (wormhole) or the whole packet.
     const unsigned per_class = router_.vcs_per_class();
@@ -346,7 +349,8 @@ inline void Packetizer::end_packet() {
 inline Cycle Packetizer::next_work_cycle(Cycle now) const {
   if (sending_) return now + 1;
   Cycle next = kNever;
-  if (!source_queue_.empty()) next = std::max(now + 1, source_queue_.front().ready);
+  if (cut_) next = std::max(now + 1, tx_start_);
+  else if (!source_queue_.empty()) next = std::max(now + 1, source_queue_.front().ready);
   if (source_) next = std::min(next, std::max(now + 1, source_->next_cycle()));
   return next;
 }

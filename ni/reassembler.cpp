@@ -13,7 +13,10 @@ Reassembler::Reassembler(NodeId id, const NetworkInterfaceParams& params, const 
       words_per_flit_(static_cast<std::uint8_t>(params.words_per_flit())),
       codec_latency_cycles_(params.compression.codec_latency_cycles), net_(net),
       id_(id), arrivals_(arrivals), interfaces_(interfaces), front_end_(front_end),
-      decoders_(params.compression.codec), vcs_(router.vcs),
+      decoders_(params.compression.codec),
+      decoder_(params.compression.codec_pipelined, params.compression.codec_latency_cycles),
+      codec_pipelined_(params.compression.codec_pipelined),
+      vcs_(router.vcs),
       buffer_flits_(params.ejection_buffer(router)) {
   rx_wire_.resize(vcs_);
 }
@@ -34,7 +37,7 @@ void Reassembler::connect_sink_channel(ClockedModule* ni, Link& channel) {
 // The codec's stream is gathered and decoded when the tail is in; the decompressor delivers
 // the packet codec_latency_cycles later (the whole D is charged here, once).
 void Reassembler::receive_compressed(const Flit& f, const PacketHeader& h, const MessageFields& m,
-                                     Cycle now, unsigned lane) {
+                                     Cycle ready, unsigned lane) {
   std::vector<std::uint32_t>& wire = rx_wire_[lane];
   if (f.is_head()) wire.clear();
   wire.insert(wire.end(), f.payload.begin(), f.payload.begin() + f.words);
@@ -49,7 +52,7 @@ void Reassembler::receive_compressed(const Flit& f, const PacketHeader& h, const
     BitReader reader(wire, 32ull * wire.size());
     codec->decode(reader, scratch_.size(), scratch_.data());
   }
-  receive_payload(h, m, scratch_.data(), 0, m.packet_words, now + codec_latency_cycles_);
+  receive_payload(h, m, scratch_.data(), 0, m.packet_words, ready);
 }
 
 void Reassembler::receive_payload(const PacketHeader& h, const MessageFields& m,
@@ -170,6 +173,7 @@ void Reassembler::report(Tally& t) const {
   t.count("packets.measured_delivered", c.measured_delivered);
   t.count("flits.delivered", c.flits_delivered);
   if (!sinks_.empty()) t.maximum("ni.max_flits_ejected_per_cycle", c.max_flits_per_cycle);
+  if (!codec_pipelined_) t.count("compression.decoder_wait_cycles", decoder_.wait_cycles());
   t.distribution("latency_cycles", latency_);
   if (multicast_) {
     t.distribution("unicast.latency_cycles", latency_);

@@ -120,9 +120,10 @@ class Reassembler {
   };
   CopyEnd copy_delivered(std::uint64_t message, NodeId here, bool verified, Cycle now);
   void complete_message(NodeId src, std::uint32_t seq, ReceivedMessage&& m);
-  // A compressed packet's flit: its stream is decoded when the tail is in.
-  void receive_compressed(const Flit& f, const PacketHeader& h, const MessageFields& m, Cycle now,
-                          unsigned lane);
+  // A compressed packet's flit: its stream is decoded when the tail is in, the words ready at
+  // `ready` (meaningful at the tail).
+  void receive_compressed(const Flit& f, const PacketHeader& h, const MessageFields& m,
+                          Cycle ready, unsigned lane);
   bool in_window(Cycle c) const { return c >= window_begin_ && c < window_end_; }
   std::uint16_t plain_flits(std::uint32_t words) const {
     return static_cast<std::uint16_t>(words == 0 ? 1 : (words + words_per_flit_ - 1) / words_per_flit_);
@@ -152,6 +153,8 @@ class Reassembler {
   TlmFrontEnd& front_end_;
   const PayloadGenerator* payload_ = nullptr;
   CodecSet decoders_;
+  CodecUnit decoder_;  // the decoders' timing (ni.codec_pipelined)
+  bool codec_pipelined_;
   unsigned vcs_, buffer_flits_;  // the ejection buffer's VCs and flits per VC
   std::vector<std::vector<std::uint32_t>> rx_wire_;  // per lane: compressed packet being received
   struct SinkChannel {  // a further sink channel (ni.sink_channels)
@@ -209,10 +212,13 @@ void Reassembler::take_flit(At at, Link& link, InputBuffer& buffer, unsigned lan
     return;
   }
   if (f.is_head()) h.hops = f.hops;
+  // (A compressed packet is decoded once its tail is in: D later, after any wait for an
+  // unpipelined decoder.)
+  const Cycle ready =
+      m.compressed && f.is_tail() ? decoder_.start(now) + codec_latency_cycles_ : now;
   if (!m.compressed) receive_payload(h, m, f.payload.data(), f.seq * words_per_flit_, f.words, now);
-  else receive_compressed(f, h, m, now, lane_base + f.vc);
+  else receive_compressed(f, h, m, ready, lane_base + f.vc);
   if (f.is_tail()) {
-    const Cycle ready = m.compressed ? now + codec_latency_cycles_ : now;
     ++counters_.packets_delivered;
     if (in_window(now)) counters_.window_app_flits_delivered += plain_flits(m.packet_words);
     // (A unicast of a software multicast: its latency is the message's, at its last copy.)

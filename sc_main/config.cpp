@@ -320,6 +320,19 @@ std::vector<KeySpec> build_schema() {
       uint_key("ni.compression.threshold_flits", Compression::threshold_flits_range, "flits",
                "selective policy: L_th; 0 = break-even length of the zero-load model",
                COLLNOC_FIELD(platform.system.ni.compression.threshold_flits)),
+      uint_key("ni.compression.n_threshold_flits", Compression::n_threshold_flits_range, "flits",
+               "selective policy: a short packet is compressed when N (flits received in the "
+               "window) exceeds this (0 = any flit, SPEC 2.4 read literally)",
+               COLLNOC_FIELD(platform.system.ni.compression.n_threshold_flits)),
+      uint_key("ni.compression.q_threshold_packets", Compression::q_threshold_packets_range,
+               "packets",
+               "selective policy: ... or when Q (packets waiting behind it) exceeds this (0 = "
+               "any packet)",
+               COLLNOC_FIELD(platform.system.ni.compression.q_threshold_packets)),
+      bool_key("ni.codec_pipelined",
+               "true: encoder and decoder take a packet every cycle (D is latency only); false: "
+               "one encoder and one decoder per NI, each busy D cycles per compressed packet",
+               COLLNOC_FIELD(platform.system.ni.compression.codec_pipelined)),
       uint_key("nc.xor_latency_cycles", XorEngineParams::xor_latency_cycles_range, "cycles",
                "network coding: the NI's XOR engine, packet pair in to coded packet out "
                "(0 = combinational; pipelined, one pair per cycle)",

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -136,5 +137,34 @@ struct Child {
     return false;
   }
 };
+
+// The rows of a CSV file as header -> field maps (fields may be double-quoted, "" inside).
+inline std::vector<std::map<std::string, std::string>> read_csv(const std::string& path) {
+  const auto split = [](const std::string& line) {
+    std::vector<std::string> fields(1);
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      const char c = line[i];
+      if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') fields.back() += line[++i];
+      else if (c == '"') quoted = !quoted;
+      else if (c == ',' && !quoted) fields.emplace_back();
+      else fields.back() += c;
+    }
+    return fields;
+  };
+  std::ifstream in(path);
+  std::string line;
+  REQUIRE(std::getline(in, line));
+  const std::vector<std::string> header = split(line);
+  std::vector<std::map<std::string, std::string>> rows;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    const std::vector<std::string> fields = split(line);
+    REQUIRE(fields.size() == header.size());
+    auto& row = rows.emplace_back();
+    for (std::size_t i = 0; i < header.size(); ++i) row[header[i]] = fields[i];
+  }
+  return rows;
+}
 
 }  // namespace collnoc::test

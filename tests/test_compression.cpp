@@ -113,3 +113,83 @@ TEST_CASE("a compressed message's latency is the zero-load latency of its compre
   REQUIRE(sys->ni(15).reassembler().latency_samples().size() == 1);
   CHECK(sys->ni(15).reassembler().latency_samples()[0] == 1 + t0 + 100);
 }
+
+namespace {
+
+// The latency of the one message node `dst` received.
+std::uint32_t latency_at(NocSystem& sys, NodeId dst) {
+  const auto& samples = sys.ni(dst).reassembler().latency_samples();
+  REQUIRE(samples.size() == 1);
+  return samples[0];
+}
+
+// A 4x4 mesh whose NIs compress every packet with one unpipelined codec, D = 100.
+std::unique_ptr<NocSystem> unpipelined_mesh() {
+  SystemParams sp;
+  sp.ni.compression.policy = "always";
+  sp.ni.compression.codec_latency_cycles = 100;
+  sp.ni.compression.codec_pipelined = false;
+  return test::build("mesh", {4, 4}, sp);
+}
+
+}  // namespace
+
+TEST_CASE("an unpipelined codec has the pipelined one's zero-load latency", "[compression]") {
+  auto sys = unpipelined_mesh();
+  test::ScriptedFirmware fw({{10, 0, 15, 64, true}});
+  RunOutcome out = test::run_firmware(*sys, fw);
+  REQUIRE(out.status == RunStatus::ok);
+  CHECK(fw.data_verified());
+  const Cycle t0 = zero_load_latency({6, 9, 3, 1, 1, 1, Switching::wormhole});
+  CHECK(latency_at(*sys, 15) == 1 + t0 + 100);
+  CHECK(get<std::uint64_t>(out.report, "compression.encoder_wait_cycles") == 0);
+  CHECK(get<std::uint64_t>(out.report, "compression.decoder_wait_cycles") == 0);
+}
+
+TEST_CASE("an unpipelined encoder holds the next compressed packet D cycles after the previous",
+          "[compression]") {
+  auto sys = unpipelined_mesh();
+  // Node 0 sends two compressed messages at once, along disjoint 3-hop paths (DOR: along row 0
+  // to node 3, along column 0 to node 12). Pipelined, the second would follow the first's 9
+  // flits; here it starts when the encoder frees, 100 cycles after the first started.
+  test::ScriptedFirmware fw({{10, 0, 3, 64, true}, {10, 0, 12, 64, true}});
+  RunOutcome out = test::run_firmware(*sys, fw);
+  REQUIRE(out.status == RunStatus::ok);
+  CHECK(fw.data_verified());
+  const Cycle t0 = zero_load_latency({3, 9, 3, 1, 1, 1, Switching::wormhole});
+  CHECK(latency_at(*sys, 3) == 1 + t0 + 100);
+  // (the second message was handed over a cycle after the first: the core's send overhead)
+  CHECK(latency_at(*sys, 12) == 1 + t0 + 100 + 100 - 1);
+  CHECK(get<std::uint64_t>(out.report, "compression.encoder_wait_cycles") == 100 - 1 - 9 + 1);
+}
+
+TEST_CASE("an unpipelined decoder decodes one packet at a time", "[compression]") {
+  auto sys = unpipelined_mesh();
+  // Nodes 3 and 12 send to node 0 at once, over disjoint 3-hop paths: the tails arrive a few
+  // cycles apart (the ejection port takes a flit a cycle), and the second packet's decoding
+  // waits for the first's, so it is ready exactly D after the first.
+  test::ScriptedFirmware fw({{10, 3, 0, 64, true}, {10, 12, 0, 64, true}});
+  RunOutcome out = test::run_firmware(*sys, fw);
+  REQUIRE(out.status == RunStatus::ok);
+  CHECK(fw.data_verified());
+  auto samples = sys->ni(0).reassembler().latency_samples();
+  REQUIRE(samples.size() == 2);
+  std::sort(samples.begin(), samples.end());
+  CHECK(samples[1] - samples[0] == 100);
+  const std::uint64_t waited = get<std::uint64_t>(out.report, "compression.decoder_wait_cycles");
+  CHECK(waited > 0);
+  CHECK(waited < 100);
+}
+
+TEST_CASE("selective's congestion test: N above N_th or Q above Q_th; 0 and 0 read SPEC 2.4 "
+          "literally", "[compression]") {
+  auto selective = make_compression_policy("selective");
+  // {L, N, Q, L_th, N_th, Q_th}
+  CHECK(selective->compress({20, 0, 0, 20, 50, 3}));        // L >= L_th: always
+  CHECK_FALSE(selective->compress({4, 0, 0, 20, 0, 0}));    // idle NI
+  CHECK(selective->compress({4, 1, 0, 20, 0, 0}));          // one flit received
+  CHECK(selective->compress({4, 0, 1, 20, 0, 0}));          // one packet waiting
+  CHECK_FALSE(selective->compress({4, 50, 3, 20, 50, 3}));  // at the thresholds: not yet
+  CHECK(selective->compress({4, 51, 0, 20, 50, 3}));
+  CHECK(selective->compress({4, 0, 4, 20, 50, 3}));
+}

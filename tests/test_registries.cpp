@@ -366,8 +366,8 @@ TEST_CASE("registries: a codec, a compression policy and a payload generator are
   policy_table.push_back({"long_only", "packets longer than twice the threshold",
                           [] { return std::make_unique<LongOnly>(); }});
   auto policy = lookup(policy_table, "long_only", "ni.compression.policy").make();
-  CHECK(policy->compress({9, 0, 0, 4}));
-  CHECK_FALSE(policy->compress({8, 0, 0, 4}));
+  CHECK(policy->compress({9, 0, 0, 4, 0, 0}));
+  CHECK_FALSE(policy->compress({8, 0, 0, 4, 0, 0}));
 }
 
 TEST_CASE("registries: a firmware program is a class and a line, and runs on every core",

@@ -39,6 +39,17 @@ POLICIES = [("never", {"ni.compression.policy": "never"}),
             ("always", {"ni.compression.policy": "always"}),
             ("selective", {"ni.compression.policy": "selective"})]
 
+# (N_th, Q_th) pairs of the thresholds part (selective's literal rule is (0, 0)); Q_th = QOFF
+# takes Q out of the test.
+QOFF = 4294967295
+SELECTIVE_THRESHOLDS = [(100, 1), (200, 2), (400, 4), (350, QOFF)]
+
+
+def selective(n, q):
+    label = "selective_N%d_%s" % (n, "noQ" if q == QOFF else "Q%d" % q)
+    return (label, {"ni.compression.policy": "selective", "ni.compression.n_threshold_flits": n,
+                    "ni.compression.q_threshold_packets": q})
+
 
 def cfg(name):
     return os.path.join("configs", "compression", name + ".yaml")
@@ -68,6 +79,21 @@ EXPERIMENTS = {
                                  "ni.compression.threshold_flits": 100}),
             ("selective_win100", {"ni.compression.policy": "selective",
                                   "ni.congestion_window_cycles": 100})]),
+    "thresholds": dict(
+        title="uniform: selective's congestion thresholds N_th / Q_th",
+        panels=[("mesh8x8", cfg("mesh8x8"), {}), ("mesh4x4", cfg("mesh4x4"), {})],
+        series=POLICIES + [selective(n, q) for n, q in SELECTIVE_THRESHOLDS]),
+    "codec": dict(
+        title="8x8 mesh, uniform: pipelined against unpipelined codec (ni.codec_pipelined)",
+        panels=[("10-200 flits, D=100", cfg("mesh8x8"), {}),
+                ("4 flits, D=10", cfg("mesh8x8"),
+                 {"traffic.packet_flits_min": 4, "traffic.packet_flits_max": 4,
+                  "ni.codec_latency_cycles": 10})],
+        series=[(label + suffix, dict(sets, **extra))
+                for label, sets in POLICIES[1:] + [selective(350, QOFF)]
+                for suffix, extra in (("", {}), ("_unpipelined",
+                                                 {"ni.codec_pipelined": "false"}))] +
+               [POLICIES[0]]),
     "payloads": dict(
         title="8x8 mesh, DOR, uniform: payloads under always",
         panels=[("uniform", cfg("mesh8x8"), {})],
@@ -154,6 +180,7 @@ def summarize(rows):
             "peak accepted": "%.3f" % max(num(r, "throughput.accepted_flits_per_node_cycle")
                                           for r in rows),
             "share @0.02": fmt(at(LOW_LOAD), "compression.share", "%.2f"),
+            "share @0.1": fmt(at(0.1), "compression.share", "%.2f"),
             "share at saturation": fmt(knee, "compression.share", "%.2f")}
 
 
