@@ -76,6 +76,27 @@ TEST_CASE("adaptive with decreasing-order escape, 4x4x4 mesh at 1.0", "[long]") 
   run_long({"mesh", {4, 4, 4}, 1.0, 4, 4, "adaptive", DimensionOrder::decreasing});
 }
 
+// Turn models and two-phase routing: deadlock-free by their channel graphs (test_routing.cpp),
+// and here in long runs past saturation, with as few VCs as they take.
+TEST_CASE("odd_even, 8x8 mesh at 1.0 with 1 VC", "[long]") {
+  run_long({"mesh", {8, 8}, 1.0, 1, 4, "odd_even"});
+}
+TEST_CASE("west_first, 8x8 mesh at 1.0 with 2 VCs", "[long]") {
+  run_long({"mesh", {8, 8}, 1.0, 2, 4, "west_first"});
+}
+TEST_CASE("north_last, 8x8 mesh at 1.0 with 1 VC and 8-flit packets", "[long]") {
+  run_long({"mesh", {8, 8}, 1.0, 1, 8, "north_last"});
+}
+TEST_CASE("negative_first, 4x4x4 mesh at 1.0 with 1 VC", "[long]") {
+  run_long({"mesh", {4, 4, 4}, 1.0, 1, 4, "negative_first"});
+}
+TEST_CASE("valiant, 8x8 mesh at 1.0 with 2 VCs", "[long]") {
+  run_long({"mesh", {8, 8}, 1.0, 2, 4, "valiant"});
+}
+TEST_CASE("romm, 8x8 torus at 1.0 with 4 VCs", "[long]") {
+  run_long({"torus", {8, 8}, 1.0, 4, 4, "romm"});
+}
+
 // Hardware multicast (SPEC 5's network: unidirectional 8x8 torus, 3 + 3 VCs, VCT, a message a
 // VC), multicast only, 64 data flits to 32 destinations each, for 100,000 cycles: deadlock
 // recovery keeps it moving, every copy arrives bit-exact, and the simulator's conservation

@@ -3,12 +3,15 @@
 // the adaptive one) is acyclic, hence deadlock-free.
 #include <catch2/catch.hpp>
 #include <map>
+#include <numeric>
 #include <set>
 
 #include "noc/router/router.hpp"
 #include "noc/routing/adaptive.hpp"
 #include "noc/routing/dimension_order.hpp"
 #include "noc/routing/routing.hpp"
+#include "noc/routing/turn_model.hpp"
+#include "noc/routing/two_phase.hpp"
 #include "noc/routing/updown.hpp"
 #include "noc/types.hpp"
 #include "noc/topology/hdn.hpp"
@@ -66,12 +69,16 @@ const std::vector<PacketId>& tie_ids() {
 // Follows every candidate whose index is selected by `use` from every router for every
 // source/destination pair (and packet of tie_ids()); records channel dependencies and checks
 // each path.
+// `path_hops`, if given, is the length every path of a packet must have (a non-minimal
+// function's); otherwise every hop must bring the packet one hop closer.
+using PathHops = std::function<unsigned(const PacketHeader&)>;
 Graph walk_all(const Topology& topo, const RoutingFunction& rf, unsigned vcs,
-               bool escape_only_last) {
+               bool escape_only_last, const std::vector<PacketId>& ids = tie_ids(),
+               const PathHops& path_hops = nullptr) {
   Graph g;
   for (NodeId s = 0; s < topo.num_endpoints(); ++s)
     for (NodeId d = 0; d < topo.num_endpoints(); ++d)
-    for (PacketId id : tie_ids()) {
+    for (PacketId id : ids) {
       PacketHeader hdr;
       hdr.packet_id = id;
       hdr.src = s;
@@ -103,14 +110,17 @@ Graph walk_all(const Topology& topo, const RoutingFunction& rf, unsigned vcs,
             if (topo.is_local_port(cand.port)) {
               REQUIRE(cand.port == topo.local_port_of(d));
               REQUIRE(st.router == topo.router_of(d));
-              REQUIRE(st.hops == topo.distance(topo.router_of(s), topo.router_of(d)));
+              REQUIRE(st.hops == (path_hops ? path_hops(hdr)
+                                             : topo.distance(topo.router_of(s), topo.router_of(d))));
               continue;
             }
             const PortPeer& q = topo.peer(st.router, cand.port);
             REQUIRE(q.connected());
             // Minimal: every hop brings the packet one hop closer.
-            REQUIRE(topo.distance(q.router, topo.router_of(d)) + 1 ==
-                    topo.distance(st.router, topo.router_of(d)));
+            if (!path_hops)
+              REQUIRE(topo.distance(q.router, topo.router_of(d)) + 1 ==
+                      topo.distance(st.router, topo.router_of(d)));
+            REQUIRE(st.hops < 4 * topo.num_routers());  // (a non-minimal path still ends)
             if (seen.insert({q.router, q.port, vc}).second)
               stack.push_back({q.router, q.port, vc, st.hops + 1, ch, true});
           }
@@ -542,4 +552,136 @@ TEST_CASE("Up*/Down* routing: legal shortest paths and an acyclic channel graph"
   // A mesh works too (any connected topology).
   KaryNCube mesh({4, 4}, false);
   CHECK_NOTHROW(make_routing("updown", mesh, 1));
+}
+
+TEST_CASE("turn models and odd-even: minimal, and an acyclic channel graph over every candidate",
+          "[routing]") {
+  for (const char* name : {"west_first", "north_last", "negative_first", "odd_even"})
+    for (auto k : std::vector<std::vector<unsigned>>{{4, 4}, {5, 3}, {3, 6}, {6, 6}})
+      for (unsigned vcs : {1u, 2u}) {
+        INFO(name << " on a " << k[0] << "x" << k[1] << " mesh, " << vcs << " VCs");
+        KaryNCube mesh(k, false);
+        auto rf = make_routing(name, mesh, vcs);
+        CHECK(rf->adaptive_vcs() == 0);  // no escape network: every channel obeys the turns
+        CHECK_FALSE(has_cycle(walk_all(mesh, *rf, vcs, false)));
+      }
+  KaryNCube cube({3, 3, 3}, false);
+  auto rf = make_routing("negative_first", cube, 1);
+  CHECK_FALSE(has_cycle(walk_all(cube, *rf, 1, false)));
+}
+
+namespace {
+
+// The output ports a head at `router` bound for `dst`, injected at `src`, may take.
+std::vector<unsigned> ports(const RoutingFunction& rf, const KaryNCube& t, RouterId router,
+                            NodeId src, NodeId dst) {
+  PacketHeader hdr;
+  hdr.src = src;
+  hdr.dst = dst;
+  RouteResult res;
+  rf.route(RouteRequest{router, t.local_port_of(static_cast<NodeId>(router)), 0, dst, hdr}, res);
+  std::vector<unsigned> out;
+  for (unsigned i = 0; i < res.size(); ++i) out.push_back(res[i].port);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("turn models: the turns each one allows, on an 8x8 mesh", "[routing]") {
+  KaryNCube m({8, 8}, false);
+  const unsigned east = m.plus_port(0), west = m.minus_port(0), north = m.plus_port(1),
+                 south = m.minus_port(1);
+  const auto at = [&](unsigned x, unsigned y) { return static_cast<RouterId>(y * 8 + x); };
+  const auto wf = make_routing("west_first", m, 1), nl = make_routing("north_last", m, 1),
+             nf = make_routing("negative_first", m, 1), oe = make_routing("odd_even", m, 1);
+  // (2,2) to (5,6): east and north left. West-first and negative-first: both (more north hops
+  // first); north-last: east only.
+  CHECK(ports(*wf, m, at(2, 2), at(2, 2), at(5, 6)) == std::vector<unsigned>{north, east});
+  CHECK(ports(*nf, m, at(2, 2), at(2, 2), at(5, 6)) == std::vector<unsigned>{north, east});
+  CHECK(ports(*nl, m, at(2, 2), at(2, 2), at(5, 6)) == std::vector<unsigned>{east});
+  // (5,2) to (2,6): west and north left. West-first: west only; north-last: west; negative-
+  // first: west (a - hop) before north.
+  CHECK(ports(*wf, m, at(5, 2), at(5, 2), at(2, 6)) == std::vector<unsigned>{west});
+  CHECK(ports(*nl, m, at(5, 2), at(5, 2), at(2, 6)) == std::vector<unsigned>{west});
+  CHECK(ports(*nf, m, at(5, 2), at(5, 2), at(2, 6)) == std::vector<unsigned>{west});
+  // (5,6) to (2,2): west and south, both negative: all but west-first may choose.
+  CHECK(ports(*wf, m, at(5, 6), at(5, 6), at(2, 2)) == std::vector<unsigned>{west});
+  CHECK(ports(*nl, m, at(5, 6), at(5, 6), at(2, 2)) == std::vector<unsigned>{south, west});
+  CHECK(ports(*nf, m, at(5, 6), at(5, 6), at(2, 2)) == std::vector<unsigned>{south, west});
+  // Odd-even, eastbound from (2,2) to (6,5) having come from column 1: column 2 is even, so no
+  // turn north here (east only); in odd column 3, north or east.
+  CHECK(ports(*oe, m, at(2, 2), at(1, 2), at(6, 5)) == std::vector<unsigned>{east});
+  CHECK(ports(*oe, m, at(3, 2), at(1, 2), at(6, 5)) == std::vector<unsigned>{east, north});
+  // ... but at its source column a packet may turn at once (no east-to-north turn there).
+  CHECK(ports(*oe, m, at(2, 2), at(2, 2), at(6, 5)) == std::vector<unsigned>{east, north});
+  // One column short of an even destination column: north now (the last column may not turn).
+  CHECK(ports(*oe, m, at(5, 2), at(1, 2), at(6, 5)) == std::vector<unsigned>{north});
+  // Westbound: north/south only in even columns.
+  CHECK(ports(*oe, m, at(5, 2), at(7, 2), at(1, 4)) == std::vector<unsigned>{west});
+  CHECK(ports(*oe, m, at(4, 2), at(7, 2), at(1, 4)) == std::vector<unsigned>{west, north});
+}
+
+TEST_CASE("valiant and romm: through the intermediate, acyclic, ROMM minimal", "[routing]") {
+  for (bool torus : {false, true})
+    for (auto k : std::vector<std::vector<unsigned>>{{4, 4}, {3, 5}, {2, 3, 3}}) {
+      INFO((torus ? "torus " : "mesh ") << k.size() << "-D, k0 = " << k[0]);
+      KaryNCube topo(k, torus);
+      const unsigned vcs = torus ? 4 : 2;
+      // Packet ids whose intermediates cover every router.
+      auto valiant = make_routing("valiant", topo, vcs);
+      const auto& v = dynamic_cast<const TwoPhaseRouting&>(*valiant);
+      std::vector<PacketId> ids;
+      std::set<RouterId> covered;
+      for (PacketId id = 0; covered.size() < topo.num_routers(); ++id) {
+        PacketHeader h;
+        h.packet_id = id;
+        if (covered.insert(v.intermediate(h)).second) ids.push_back(id);
+      }
+      const auto valiant_hops = [&](const PacketHeader& h) {
+        const RouterId via = v.intermediate(h);
+        return topo.distance(topo.router_of(h.src), via) + topo.distance(via, topo.router_of(h.dst));
+      };
+      CHECK_FALSE(has_cycle(walk_all(topo, *valiant, vcs, false, ids, valiant_hops)));
+      // ROMM: minimal (the default check), and its intermediate inside the minimal box.
+      auto romm = make_routing("romm", topo, vcs);
+      std::vector<PacketId> romm_ids(24);
+      std::iota(romm_ids.begin(), romm_ids.end(), PacketId{0});
+      CHECK_FALSE(has_cycle(walk_all(topo, *romm, vcs, false, romm_ids)));
+      const auto& r = dynamic_cast<const TwoPhaseRouting&>(*romm);
+      for (NodeId s = 0; s < topo.num_endpoints(); ++s)
+        for (NodeId d = 0; d < topo.num_endpoints(); ++d)
+          for (PacketId id : romm_ids) {
+            PacketHeader h;
+            h.packet_id = id, h.src = s, h.dst = d;
+            const RouterId via = r.intermediate(h);
+            CHECK(topo.distance(topo.router_of(s), via) + topo.distance(via, topo.router_of(d)) ==
+                  topo.distance(topo.router_of(s), topo.router_of(d)));
+          }
+    }
+}
+
+TEST_CASE("valiant's intermediates are uniform over the routers", "[routing]") {
+  KaryNCube mesh({8, 8}, false);
+  auto rf = make_routing("valiant", mesh, 2);
+  const auto& v = dynamic_cast<const TwoPhaseRouting&>(*rf);
+  std::vector<unsigned> hits(64, 0);
+  for (PacketId id = 0; id < 64000; ++id) {
+    PacketHeader h;
+    h.packet_id = (PacketId{3} << 40) | id;
+    ++hits[v.intermediate(h)];
+  }
+  for (unsigned n : hits) CHECK(n == Approx(1000).margin(150));  // about 5 sigma
+}
+
+TEST_CASE("turn models and two-phase routing refuse what they cannot serve", "[routing]") {
+  KaryNCube torus({4, 4}, true), mesh3({3, 3, 3}, false), mesh({4, 4}, false);
+  for (const char* name : {"west_first", "north_last", "negative_first", "odd_even"})
+    CHECK_THROWS_WITH(make_routing(name, torus, 4), Catch::Contains("turn model for meshes"));
+  for (const char* name : {"west_first", "north_last", "odd_even"})
+    CHECK_THROWS_WITH(make_routing(name, mesh3, 4), Catch::Contains("needs a 2-D mesh"));
+  CHECK_NOTHROW(make_routing("negative_first", mesh3, 1));
+  CHECK_THROWS_WITH(make_routing("valiant", mesh, 1), Catch::Contains(">= 2 VCs per class"));
+  CHECK_THROWS_WITH(make_routing("romm", torus, 3), Catch::Contains(">= 4 VCs per class"));
+  KaryNCube ring({5}, true, 1, 1);  // unidirectional
+  CHECK_THROWS_WITH(make_routing("valiant", ring, 4), Catch::Contains("links both ways"));
 }

@@ -27,6 +27,12 @@ DimensionOrderRouting::DimensionOrderRouting(const KaryNCube& topo, unsigned vcs
 void DimensionOrderRouting::escape(RouterId router, NodeId dst, PacketId packet, unsigned vc_lo,
                                    unsigned vc_hi, RouteResult& out) const {
   const RouterId target = topo_.router_of(dst);
+  if (router == target) out.add(topo_.local_port_of(dst), vc_lo, vc_hi);
+  else step(router, target, packet, vc_lo, vc_hi, out);
+}
+
+void DimensionOrderRouting::step(RouterId router, RouterId target, PacketId packet,
+                                 unsigned vc_lo, unsigned vc_hi, RouteResult& out) const {
   const unsigned n = topo_.dimensions();
   for (unsigned i = 0; i < n; ++i) {
     const unsigned d = decreasing_ ? n - 1 - i : i;
@@ -49,7 +55,6 @@ void DimensionOrderRouting::escape(RouterId router, NodeId dst, PacketId packet,
     else out.add(port, mid, vc_hi);
     return;
   }
-  out.add(topo_.local_port_of(dst), vc_lo, vc_hi);
 }
 
 void DimensionOrderRouting::route(const RouteRequest& req, RouteResult& out) const {

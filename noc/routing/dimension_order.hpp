@@ -35,6 +35,10 @@ class DimensionOrderRouting : public RoutingFunction {
   // The escape channel of packet `packet` (shared with the adaptive routing).
   void escape(RouterId router, NodeId dst, PacketId packet, unsigned vc_lo, unsigned vc_hi,
               RouteResult& out) const;
+  // One hop of dimension-order routing from `router` toward router `target` (!= router), on
+  // the VCs [vc_lo, vc_hi) (split around the dateline on a torus).
+  void step(RouterId router, RouterId target, PacketId packet, unsigned vc_lo, unsigned vc_hi,
+            RouteResult& out) const;
   // Its minimal offset in dimension `d` (routing.torus_ties at a tie).
   int offset(unsigned d, unsigned from, unsigned to, PacketId packet) const {
     return minimal_offset(topo_, d, from, to, balanced_ && balanced_tie_minus(packet, d));

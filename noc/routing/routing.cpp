@@ -3,6 +3,8 @@
 #include "noc/routing/adaptive.hpp"
 #include "noc/routing/dimension_order.hpp"
 #include "noc/routing/hdn.hpp"
+#include "noc/routing/turn_model.hpp"
+#include "noc/routing/two_phase.hpp"
 #include "noc/routing/updown.hpp"
 #include "noc/topology/kary_ncube.hpp"
 
@@ -46,8 +48,16 @@ namespace {
 void refuse_dimension_order(const RoutingParams& p, const char* name) {
   if (p.dimension_order != DimensionOrder::increasing)
     throw ParamError("routing.dimension_order", to_string(p.dimension_order),
-                     std::string("applies to routing.algorithm = dor or adaptive only, not ") +
+                     std::string("applies to routing.algorithm = dor, adaptive, valiant or "
+                                 "romm only, not ") +
                          name + "; leave it at increasing");
+}
+
+std::unique_ptr<RoutingFunction> turn_model(const Topology& t, unsigned vcs,
+                                            const RoutingParams& p, TurnModel model,
+                                            const char* name) {
+  refuse_dimension_order(p, name);
+  return std::make_unique<TurnModelRouting>(require_kary_ncube(t, name), vcs, model, name);
 }
 
 }  // namespace
@@ -63,6 +73,37 @@ const std::vector<RoutingEntry>& routing_functions() {
        [](const Topology& t, unsigned vcs, const RoutingParams& p) {
          return std::make_unique<MinimalAdaptiveRouting>(require_kary_ncube(t, "adaptive"), vcs,
                                                          p.dimension_order, p.torus_ties);
+       }},
+      {"west_first", "turn model (Glass and Ni), 2-D meshes: west hops first, then adaptive",
+       [](const Topology& t, unsigned vcs, const RoutingParams& p) {
+         return turn_model(t, vcs, p, TurnModel::west_first, "west_first");
+       }},
+      {"north_last", "turn model (Glass and Ni), 2-D meshes: adaptive, north hops last",
+       [](const Topology& t, unsigned vcs, const RoutingParams& p) {
+         return turn_model(t, vcs, p, TurnModel::north_last, "north_last");
+       }},
+      {"negative_first", "turn model (Glass and Ni), meshes: - hops first, then + hops, each "
+                         "adaptively",
+       [](const Topology& t, unsigned vcs, const RoutingParams& p) {
+         return turn_model(t, vcs, p, TurnModel::negative_first, "negative_first");
+       }},
+      {"odd_even", "odd-even turn model (Chiu), 2-D meshes: minimal, adaptive, no VCs needed",
+       [](const Topology& t, unsigned vcs, const RoutingParams& p) {
+         return turn_model(t, vcs, p, TurnModel::odd_even, "odd_even");
+       }},
+      {"valiant", "Valiant: dimension order to a random router, then to the destination "
+                  "(meshes >= 2 VCs, tori >= 4)",
+       [](const Topology& t, unsigned vcs, const RoutingParams& p) {
+         return std::make_unique<TwoPhaseRouting>(require_kary_ncube(t, "valiant"), vcs,
+                                                  TwoPhaseKind::valiant, "valiant",
+                                                  p.dimension_order, p.torus_ties);
+       }},
+      {"romm", "two-phase ROMM: dimension order to a random router of the minimal box, then "
+               "on (meshes >= 2 VCs, tori >= 4)",
+       [](const Topology& t, unsigned vcs, const RoutingParams& p) {
+         return std::make_unique<TwoPhaseRouting>(require_kary_ncube(t, "romm"), vcs,
+                                                  TwoPhaseKind::romm, "romm", p.dimension_order,
+                                                  p.torus_ties);
        }},
       {"updown", "Up*/Down* on a BFS spanning tree (any connected topology, 1 VC suffices)",
        [](const Topology& t, unsigned vcs, const RoutingParams& p) {
