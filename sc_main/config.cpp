@@ -362,6 +362,10 @@ std::vector<KeySpec> build_schema() {
                enum_field([](RunConfig& c) -> auto& {
                  return c.platform.system.routing_params.torus_ties;
                }, ties)),
+      enum_key("routing.selection",
+               "among an adaptive routing function's candidate ports, which to ask for first",
+               [] { return names_of(selection_strategies()); },
+               COLLNOC_FIELD(platform.system.routing_params.selection)),
 
       enum_key("traffic.pattern", "synthetic traffic: destination pattern",
                [] { return names_of(traffic_patterns()); }, COLLNOC_FIELD(traffic.pattern)),

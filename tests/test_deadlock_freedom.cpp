@@ -18,12 +18,14 @@ struct LongRun {
   unsigned packet_flits = 4;
   std::string routing = "adaptive";
   DimensionOrder order = DimensionOrder::increasing;  // of the escape channels
+  std::string selection = "first_free";
 };
 
 void run_long(const LongRun& r) {
   SystemParams sp;
   sp.routing = r.routing;
   sp.routing_params.dimension_order = r.order;
+  sp.routing_params.selection = r.selection;
   sp.router.vcs = r.vcs;
   auto sys = test::build(r.kind, r.k, sp);
   TrafficParams tp;
@@ -95,6 +97,14 @@ TEST_CASE("valiant, 8x8 mesh at 1.0 with 2 VCs", "[long]") {
 }
 TEST_CASE("romm, 8x8 torus at 1.0 with 4 VCs", "[long]") {
   run_long({"torus", {8, 8}, 1.0, 4, 4, "romm"});
+}
+
+TEST_CASE("adaptive with random selection, 8x8 torus at 1.0 with 3 VCs", "[long]") {
+  run_long({"torus", {8, 8}, 1.0, 3, 4, "adaptive", DimensionOrder::increasing, "random"});
+}
+TEST_CASE("odd_even with least_credits_used selection, 8x8 mesh at 1.0 with 2 VCs", "[long]") {
+  run_long({"mesh", {8, 8}, 1.0, 2, 4, "odd_even", DimensionOrder::increasing,
+            "least_credits_used"});
 }
 
 // Hardware multicast (SPEC 5's network: unidirectional 8x8 torus, 3 + 3 VCs, VCT, a message a

@@ -498,3 +498,39 @@ TEST_CASE("torus ties positive: the + channels carry 10/6 the load (ties always 
   CHECK(ratio > 1.58);
   CHECK(ratio < 1.75);
 }
+
+namespace {
+
+// Node 0 sends 40 messages to node 15 of a 4x4 mesh under adaptive routing, one every 50
+// cycles (an idle network each time); the flits router 0 sent east and north.
+std::pair<std::uint64_t, std::uint64_t> first_hops(const std::string& selection) {
+  SystemParams sp;
+  sp.routing = "adaptive";
+  sp.routing_params.selection = selection;
+  auto sys = test::build("mesh", {4, 4}, sp);
+  std::vector<test::ScriptedSend> script;
+  for (unsigned m = 0; m < 40; ++m) script.push_back({10 + 50 * m, 0, 15, 4});
+  test::ScriptedFirmware fw(script);
+  RunOutcome out = test::run_firmware(*sys, fw);
+  REQUIRE(out.status == RunStatus::ok);
+  CHECK(fw.data_verified());
+  const auto& mesh = dynamic_cast<const KaryNCube&>(sys->topology());
+  return {sys->router(0).output_counters(mesh.plus_port(0)).flits,
+          sys->router(0).output_counters(mesh.plus_port(1)).flits};
+}
+
+}  // namespace
+
+TEST_CASE("routing.selection = first_free: an idle network always takes the first alternative",
+          "[network]") {
+  const auto [east, north] = first_hops("first_free");
+  CHECK(east == 40);  // (3 hops each way: the tie goes to dimension 0)
+  CHECK(north == 0);
+}
+
+TEST_CASE("routing.selection = random: the alternatives share the packets", "[network]") {
+  const auto [east, north] = first_hops("random");
+  CHECK(east + north == 40);
+  CHECK(east >= 8);  // binomial(40, 1/2): outside 8..32 once in 10^4
+  CHECK(north >= 8);
+}

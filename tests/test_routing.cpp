@@ -685,3 +685,52 @@ TEST_CASE("turn models and two-phase routing refuse what they cannot serve", "[r
   KaryNCube ring({5}, true, 1, 1);  // unidirectional
   CHECK_THROWS_WITH(make_routing("valiant", ring, 4), Catch::Contains("links both ways"));
 }
+
+TEST_CASE("selection strategies: by free credits (stable), random permutations, first_free is "
+          "the routing function's order", "[routing]") {
+  CHECK(make_selection("first_free") == nullptr);
+  CHECK_THROWS_WITH(make_selection("best"), Catch::Contains("routing.selection"));
+  const auto credits = make_selection("least_credits_used");
+  REQUIRE(credits->needs_credits());
+  SelectionChoice c[4] = {{0, 3}, {1, 8}, {2, 3}, {3, 12}};
+  credits->order(c, 4, 7, 100);
+  CHECK(std::vector<unsigned>{c[0].candidate, c[1].candidate, c[2].candidate, c[3].candidate} ==
+        std::vector<unsigned>{3, 1, 0, 2});
+  // Random: a permutation, the same for the same packet and cycle, each candidate first about
+  // as often as the others.
+  const auto random = make_selection("random");
+  std::vector<unsigned> first(3, 0);
+  for (Cycle now = 0; now < 3000; ++now) {
+    SelectionChoice r[3] = {{0, 0}, {1, 0}, {2, 0}}, again[3] = {{0, 0}, {1, 0}, {2, 0}};
+    random->order(r, 3, 42, now);
+    random->order(again, 3, 42, now);
+    std::set<unsigned> seen{r[0].candidate, r[1].candidate, r[2].candidate};
+    CHECK(seen.size() == 3);
+    CHECK(r[0].candidate == again[0].candidate);
+    ++first[r[0].candidate];
+  }
+  for (unsigned n : first) CHECK(n == Approx(1000).margin(130));  // about 5 sigma
+}
+
+TEST_CASE("routing.selection is refused by routing functions without alternatives", "[routing]") {
+  KaryNCube mesh({4, 4}, false);
+  RoutingParams p;
+  p.selection = "random";
+  CHECK_THROWS_WITH(make_routing("dor", mesh, 2, p),
+                    Catch::Contains("routing.selection") && Catch::Contains("dor"));
+  CHECK_THROWS_WITH(make_routing("romm", mesh, 2, p), Catch::Contains("routing.selection"));
+  for (const char* name : {"adaptive", "west_first", "north_last", "negative_first", "odd_even"}) {
+    auto rf = make_routing(name, mesh, 2, p);
+    CHECK(rf->selection() != nullptr);
+    // With a strategy the alternatives are marked for the router (the escape channel stays last).
+    PacketHeader hdr;
+    hdr.dst = 15;
+    RouteResult res;
+    rf->route(RouteRequest{0, mesh.local_port_of(0), 0, 15, hdr}, res);
+    const std::string n = name;
+    const unsigned choices = n == "north_last" ? 1 : 2;  // (north-last: east first, north last)
+    CHECK(res.alternatives() == choices);
+    CHECK(res.size() == choices + (n == "adaptive"));
+  }
+  CHECK(make_routing("adaptive", mesh, 2)->selection() == nullptr);
+}

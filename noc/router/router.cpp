@@ -322,19 +322,44 @@ void Router::collect_requests(At at, RouterScratch& s) {
   for_each_nonempty([&](unsigned i) {
     const VcState state = in_vcs_[i].state;
     if (state == VcState::active) request_switch(at, i, s);
-    else if (state == VcState::routing && head_ready(i, at.now)) request_vc(i, s);
+    else if (state == VcState::routing && head_ready(i, at.now)) request_vc(i, at.now, s);
   });
 }
 
-void Router::request_vc(unsigned i, RouterScratch& s) {
+void Router::request_vc(unsigned i, Cycle now, RouterScratch& s) {
   s.routing_vcs.push_back(i);
   const RouteResult& route = routes_[i].route;
+  std::uint8_t order[RouteResult::kMax];
+  const bool select = route.alternatives() > 1;
+  if (select) select_candidates(i, now, order);
   for (unsigned c = 0; c < route.size(); ++c) {
-    const RouteCandidate& cand = route[c];
+    const RouteCandidate& cand = route[select ? order[c] : c];
     const unsigned port = sinks_ && sink_group_of_[cand.port] != kNoPort ? pick_sink(cand.port)
                                                                          : cand.port;
     request_port(i, port, cand.vc_begin, cand.vc_end, s);
   }
+}
+
+// routing.selection: the order in which the head asks for its adaptive alternatives this cycle
+// (the credits of each one's acceptable output VCs, if the strategy reads them).
+void Router::select_candidates(unsigned i, Cycle now, std::uint8_t* order) const {
+  const RouteResult& route = routes_[i].route;
+  const SelectionStrategy& selection = *routing_.selection();
+  // (min: a bound the compiler cannot see)
+  const unsigned n = std::min(route.alternatives(), RouteResult::kMax);
+  SelectionChoice choices[RouteResult::kMax];
+  const unsigned base = routes_[i].vc_class * vcs_per_class_;
+  for (unsigned c = 0; c < n; ++c) {
+    choices[c] = SelectionChoice{static_cast<std::uint8_t>(c), 0};
+    if (!selection.needs_credits()) continue;
+    const OutputVc* ovcs = &out_vc(route[c].port, 0);
+    for (unsigned v = base + route[c].vc_begin; v < base + route[c].vc_end; ++v)
+      if (ovcs[v].owner < 0) choices[c].free_credits += ovcs[v].credits;
+  }
+  const PacketId packet = net_.packets[front(i).flit.packet].packet_id;
+  selection.order(choices, n, packet, now);
+  for (unsigned c = 0; c < RouteResult::kMax; ++c)  // (the rest keep their places)
+    order[c] = c < n ? choices[c].candidate : static_cast<std::uint8_t>(c);
 }
 
 void Router::request_port(unsigned i, unsigned port, unsigned vc_begin, unsigned vc_end,

@@ -331,7 +331,8 @@ class Router : public Clocked<Router> {
   __attribute__((always_inline)) inline void collect_requests(At at, RouterScratch& s);
   // A ready head's requests for the output VCs its route allows (free ones; with whole-packet
   // switching, those with room for the packet).
-  __attribute__((always_inline)) inline void request_vc(unsigned i, RouterScratch& s);
+  __attribute__((always_inline)) inline void request_vc(unsigned i, Cycle now, RouterScratch& s);
+  void select_candidates(unsigned i, Cycle now, std::uint8_t* order) const;
   // Its request for the free VCs of output `port` within [vc_begin, vc_end) of its class.
   __attribute__((always_inline)) inline void request_port(unsigned i, unsigned port,
                                                           unsigned vc_begin, unsigned vc_end,

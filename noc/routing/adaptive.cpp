@@ -46,6 +46,7 @@ void MinimalAdaptiveRouting::route(const RouteRequest& req, RouteResult& out) co
   std::stable_sort(dirs.begin(), dirs.begin() + n,
                    [](const auto& a, const auto& b) { return a.first > b.first; });
   for (unsigned i = 0; i < n; ++i) out.add(dirs[i].second, escape_vcs_, vcs_);
+  if (selection()) out.set_alternatives(n);  // (else the order above stands)
   dor_.escape(req.router, req.dst, req.hdr.packet_id, 0, escape_vcs_, out);
 }
 

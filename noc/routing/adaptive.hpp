@@ -22,6 +22,7 @@ class MinimalAdaptiveRouting : public RoutingFunction {
                          TorusTies ties = TorusTies::balanced);
   void route(const RouteRequest& req, RouteResult& out) const override;
   std::uint32_t adaptive_vcs() const override;
+  bool offers_alternatives() const override { return true; }
 
  private:
   const KaryNCube& topo_;

@@ -122,7 +122,17 @@ const std::vector<RoutingEntry>& routing_functions() {
 std::unique_ptr<RoutingFunction> make_routing(const std::string& name, const Topology& topo,
                                               unsigned vcs_per_class,
                                               const RoutingParams& params) {
-  return lookup(routing_functions(), name, "routing.algorithm").make(topo, vcs_per_class, params);
+  std::unique_ptr<RoutingFunction> rf =
+      lookup(routing_functions(), name, "routing.algorithm").make(topo, vcs_per_class, params);
+  if (std::unique_ptr<SelectionStrategy> selection = make_selection(params.selection)) {
+    if (!rf->offers_alternatives())
+      throw ParamError("routing.selection", params.selection,
+                       "chooses among adaptive alternatives, which routing.algorithm = " + name +
+                           " does not offer (adaptive, west_first, north_last, negative_first "
+                           "and odd_even do); leave it at first_free");
+    rf->set_selection(std::move(selection));
+  }
+  return rf;
 }
 
 }  // namespace collnoc

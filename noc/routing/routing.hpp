@@ -10,6 +10,7 @@
 
 #include "noc/flit.hpp"
 #include "noc/registry.hpp"
+#include "noc/routing/selection.hpp"
 #include "noc/topology/kary_ncube.hpp"
 #include "noc/topology/topology.hpp"
 
@@ -24,7 +25,12 @@ struct RouteCandidate {
 class RouteResult {
  public:
   static constexpr unsigned kMax = 8;
-  void clear() { size_ = 0; }
+  void clear() { size_ = alternatives_ = 0; }
+  // The first n candidates are adaptive alternatives the routing function's selection strategy
+  // reorders in the router (the rest, e.g. an escape channel, stay last). Set only when the
+  // function has a strategy: 0 keeps the list's order at no cost.
+  void set_alternatives(unsigned n) { alternatives_ = static_cast<std::uint8_t>(n < size_ ? n : size_); }
+  unsigned alternatives() const { return alternatives_; }
   void add(unsigned port, unsigned vc_begin, unsigned vc_end) {
     if (size_ < kMax)
       c_[size_++] = RouteCandidate{static_cast<std::uint8_t>(port),
@@ -36,7 +42,8 @@ class RouteResult {
 
  private:
   std::array<RouteCandidate, kMax> c_{};
-  unsigned size_ = 0;
+  std::uint8_t size_ = 0;  // (narrow: a router's HeadRoute, this and more, fits 32 bytes)
+  std::uint8_t alternatives_ = 0;
 };
 
 struct RouteRequest {
@@ -57,6 +64,15 @@ class RoutingFunction {
   // and can no longer turn to the escape channel, and such heads can wait on each other in a
   // cycle of adaptive VCs (see docs/routing.md). Routers apply it (RouterParams::vc_realloc).
   virtual std::uint32_t adaptive_vcs() const { return 0; }
+  // Whether route() ever offers alternatives (RouteResult::set_alternatives).
+  virtual bool offers_alternatives() const { return false; }
+  // The selection strategy among the alternatives (routing.selection), or nullptr: the
+  // function's own order.
+  const SelectionStrategy* selection() const { return selection_.get(); }
+  void set_selection(std::unique_ptr<SelectionStrategy> s) { selection_ = std::move(s); }
+
+ private:
+  std::unique_ptr<SelectionStrategy> selection_;
 };
 
 // The order in which dimension-order routing (`dor`, and the escape channels of `adaptive`)
@@ -77,6 +93,7 @@ const std::vector<TorusTies>& torus_ties_values();
 struct RoutingParams {
   DimensionOrder dimension_order = DimensionOrder::increasing;  // dor and adaptive only
   TorusTies torus_ties = TorusTies::balanced;  // dor and adaptive on tori (others: no ties)
+  std::string selection = "first_free";  // among adaptive alternatives (selection.hpp)
 };
 
 // Registry entry: a factory that checks the routing function fits the topology, the VCs per

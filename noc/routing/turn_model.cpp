@@ -72,6 +72,7 @@ void TurnModelRouting::route(const RouteRequest& req, RouteResult& out) const {
   std::stable_sort(dirs.begin(), dirs.begin() + n,
                    [](const auto& a, const auto& b) { return a.first > b.first; });
   for (unsigned i = 0; i < n; ++i) out.add(dirs[i].second, 0, vcs_);
+  if (selection()) out.set_alternatives(n);  // (else the order above stands)
 }
 
 }  // namespace collnoc

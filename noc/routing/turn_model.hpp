@@ -28,6 +28,7 @@ class TurnModelRouting : public RoutingFunction {
   TurnModelRouting(const KaryNCube& topo, unsigned vcs_per_class, TurnModel model,
                    const char* name);
   void route(const RouteRequest& req, RouteResult& out) const override;
+  bool offers_alternatives() const override { return true; }
 
  private:
   const KaryNCube& topo_;
