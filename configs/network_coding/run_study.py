@@ -11,7 +11,8 @@ Parts (each writes DIR/PART.csv and DIR/PART.png; DIR defaults to build/nc_study
   group_size      16x16 mesh, every group shape: analytic hops and simulated execution time
   sim_size        simulated execution and completion time vs k = 4, 8, 16, 32, both bases
   packet_length   1, 2, 4, 8, 16-flit packets (16x16, 4x4 groups)
-  xor_latency     XOR latency 0..35 cycles (16x16, 4x4 groups)
+  xor_latency     XOR latency 0..35 cycles (16x16, 4x4 and 8x4 groups, pipelined and
+                  unpipelined engine)
   torus           torus vs mesh, k = 8 and 16
   sources         many-to-all, 2..256 sources (16x16, 4x4 groups)
   recursive       recursive vs one-level hierarchical coding (16x16)
@@ -173,11 +174,18 @@ def part_packet_length(args):
 
 
 def part_xor_latency(args):
+    """Both group shapes of a 16x16 mesh (4x4: chains of 15 coded packets, 8x4: 31), the
+    pipelined engine (a pair every cycle) and the unpipelined one (busy L cycles per pair)."""
     lat = [0, 5, 35] if args.quick else [0, 1, 2, 5, 10, 15, 20, 25, 30, 35]
+    variants = [("plain", {"workload.scheme": "plain", "workload.group": "4x4"})]
+    for g in ("4x4", "8x4"):
+        variants.append(("coded %s" % g, {"workload.group": g}))
+        variants.append(("coded %s, unpipelined" % g, {"workload.group": g,
+                                                        "nc.xor_pipelined": "false"}))
     return compare_schemes(
-        args, PLAIN_CODED[:2], lat, "xor_latency_cycles",
-        lambda l: dict(mesh(16), **{"workload.group": "4x4", "nc.xor_latency_cycles": l}),
-        "16x16 mesh, 4x4 groups: XOR latency", "XOR latency, cycles")
+        args, variants, lat, "xor_latency_cycles",
+        lambda l: dict(mesh(16), **{"nc.xor_latency_cycles": l}),
+        "16x16 mesh, tree base: XOR latency, 4x4 and 8x4 groups", "XOR latency, cycles")
 
 
 def part_torus(args):
