@@ -25,8 +25,7 @@ FirmwareParams named(FirmwareParams p) {
 
 constexpr std::uint32_t kItemBits = 16;
 constexpr std::uint8_t kDecoded = 30;  // a decoding result from this core's own XOR engine
-constexpr std::uint8_t kPrefix = 31;   // a chain's prefix XOR from it (tag: level << 16 | tile)
-constexpr std::uint32_t kInnerBit = 1u << kItemBits;  // in a kPrefix tag: the inner level
+constexpr std::uint8_t kSegment = 31;  // a chain segment's XOR from it (tag: segment_ops_ key)
 
 class AllToAllBroadcast : public CollectiveFirmware {
  public:
@@ -35,7 +34,7 @@ class AllToAllBroadcast : public CollectiveFirmware {
         words_(p.all_to_all.packet_flits * p.all_to_all.words_per_flit),
         piece_words_(p.all_to_all.max_packet_flits * p.all_to_all.words_per_flit),
         vc_classes_(std::max(1u, p.all_to_all.vc_classes)), expected_(t.num_endpoints(), 0),
-        prefix_decoding_(p.all_to_all.decoding == "prefix") {
+        tree_decoding_(p.all_to_all.decoding == "tree") {
     if (p.all_to_all.packet_flits > p.all_to_all.max_packet_flits)
       throw ParamError("traffic.packet_flits", std::to_string(p.all_to_all.packet_flits),
                        "all_to_all_broadcast sends each datum as one packet: must be <= "
@@ -97,7 +96,7 @@ class AllToAllBroadcast : public CollectiveFirmware {
   std::uint64_t planned_unicasts_ = 0;
   std::map<std::pair<std::uint8_t, unsigned>, StepStats> steps_;  // (kind, doubling round)
   std::uint64_t unicasts_ = 0, hops_ = 0, xor_codes_ = 0, xor_decodes_ = 0;
-  bool prefix_decoding_;  // workload.decoding = prefix
+  bool tree_decoding_;    // workload.decoding = tree
 };
 
 // One core's part: what it holds and what it still has to do.
@@ -122,13 +121,13 @@ class AllToAllBroadcast::Node {
       if (m.kind == kDecoded) {
         fw_.record(kStepDecode, 0, m);
         give(m.tag, std::move(m.words));
-      } else if (m.kind == kPrefix) {
+      } else if (m.kind == kSegment) {
         fw_.record(kStepDecode, 0, m);
-        Chain& c = chains_.at({(m.tag & kInnerBit) ? kInnerLevel : std::uint8_t{0},
-                               m.tag & (kInnerBit - 1)});
-        c.prefix[++c.prefix_len] = std::move(m.words);
-        c.prefix_busy = false;
-        mark(c);
+        const auto it = segment_ops_.find(m.tag);
+        const SegmentOp op = it->second;
+        segment_ops_.erase(it);
+        op.chain->seg[op.level][op.index] = std::move(m.words);
+        mark(*op.chain);
       } else {
         ++received_;
         handle(m);
@@ -149,11 +148,15 @@ class AllToAllBroadcast::Node {
     std::vector<NodeId> src;   // the tile's sources, in chain order
     std::vector<Words> items;  // c_j = d_j ^ d_j+1; empty = not here yet
     bool dirty = false;        // on dirty_
-    // workload.decoding=prefix: prefix[j] = c_0 ^ ... ^ c_j-1 = d_0 ^ d_j for j <= prefix_len.
-    std::vector<Words> prefix;
-    std::size_t prefix_len = 0;
-    bool prefix_busy = false;  // prefix[prefix_len + 1] is in the engine
-    std::uint32_t tag = 0;     // of its prefix results
+    // workload.decoding=tree: seg[k][i] = d_a ^ d_b over [a, b] = [i 2^k, (i + 1) 2^k], k >= 1
+    // (level 0 is `items`), each XORed from its two halves once both are here.
+    std::vector<std::vector<Words>> seg;
+    std::vector<std::vector<bool>> seg_busy;
+  };
+  struct SegmentOp {
+    Chain* chain;
+    unsigned level;
+    std::size_t index;
   };
   const AllToAllPlan::Level& level(std::uint8_t off) const {
     return off ? *inner_ : plan_.outer();
@@ -290,8 +293,12 @@ class AllToAllBroadcast::Node {
     if (c.items.empty()) {
       c.src = src;
       c.items.resize(src.size() - 1);
-      c.prefix.resize(src.size());
-      c.tag = (off ? kInnerBit : 0) | tile;
+      c.seg.resize(1);
+      c.seg_busy.resize(1);
+      for (unsigned k = 1; (std::size_t{1} << k) < src.size(); ++k) {
+        c.seg.emplace_back((src.size() - 1) >> k);
+        c.seg_busy.emplace_back((src.size() - 1) >> k, false);
+      }
       for (NodeId s : src) chains_with_[s].push_back(&c);
     }
     c.items[item] = w;
@@ -376,37 +383,47 @@ class AllToAllBroadcast::Node {
         if (decoding_[target]) continue;
         decode_into(target, c.items[j], data_[up ? src[j] : src[j + 1]]);
       }
-      if (fw_.prefix_decoding_) decode_by_prefix(c);
+      if (fw_.tree_decoding_) decode_by_tree(c);
     }
   }
 
-  // The chain walk above is serial: d_j+2 needs d_j+1 back from the engine first, L + 3 cycles
-  // a link, and a node whose plain datum sits high in the chain can only start down once the
-  // coded packet just below it arrives, which (coded and sent in chain order) is among the last.
-  // The prefix runs one XOR per coded packet as they arrive, so when that packet comes the
-  // first datum is two XORs away and every other one a single, independent XOR: the engine
-  // takes them one per cycle.
-  void decode_by_prefix(Chain& c) {
+  // The walk above is serial: d_j+2 needs d_j+1 back from the engine first, L + 3 cycles a
+  // link, and a node whose plain datum sits high in the chain can only start down once the coded
+  // packet just below it arrives, among the last (they are coded and sent in chain order).
+  // workload.decoding=tree adds segments of 2, 4, 8, ... links, each the XOR of its two halves
+  // as soon as both are here:
+  // independent XORs, pipelined, so from one plain datum every other is about 2 log2(M) engine
+  // round trips away, not up to M - 1. Only segments the walk has not reached are built (none
+  // of their data known), so where the walk keeps up with arrivals nothing extra is XORed.
+  void decode_by_tree(Chain& c) {
     const std::vector<NodeId>& src = c.src;
-    if (c.prefix_len == 0 && !c.items[0].empty()) {
-      c.prefix[1] = c.items[0];
-      c.prefix_len = 1;
-    }
-    const auto need_first = [&] { return !have(src[0]) && !decoding_[src[0]]; };
-    for (std::size_t j = 1; need_first() && j <= c.prefix_len; ++j)
-      if (have(src[j])) decode_into(src[0], c.prefix[j], data_[src[j]]);  // (d_0 ^ d_j) ^ d_j
-    if (need_first() && !c.prefix_busy && c.prefix_len >= 1 &&
-        c.prefix_len + 1 < src.size() && !c.items[c.prefix_len].empty()) {
-      SendOptions opt;
-      opt.kind = kPrefix;
-      opt.tag = c.tag;
-      ml_.xor_words(c.prefix[c.prefix_len], c.items[c.prefix_len], opt);
-      ++fw_.xor_decodes_;
-      c.prefix_busy = true;
-    }
-    if (have(src[0]))
-      for (std::size_t j = 1; j <= c.prefix_len; ++j)
-        if (!have(src[j]) && !decoding_[src[j]]) decode_into(src[j], data_[src[0]], c.prefix[j]);
+    const auto known = [&](std::size_t pos) { return have(src[pos]) || decoding_[src[pos]]; };
+    const auto rel = [&](unsigned k, std::size_t i) -> const Words& {
+      return k == 0 ? c.items[i] : c.seg[k][i];
+    };
+    for (unsigned k = 1; k < c.seg.size(); ++k)
+      for (std::size_t i = 0; i < c.seg[k].size(); ++i) {
+        const std::size_t a = i << k, b = (i + 1) << k;
+        const Words& s = c.seg[k][i];
+        if (!s.empty()) {
+          if (have(src[a]) && !known(b)) decode_into(src[b], s, data_[src[a]]);
+          else if (have(src[b]) && !known(a)) decode_into(src[a], s, data_[src[b]]);
+          continue;
+        }
+        if (c.seg_busy[k][i]) continue;
+        bool ahead = true;  // no datum of the segment known yet: the walk has not got there
+        for (std::size_t j = a; ahead && j <= b; ++j) ahead = !known(j);
+        if (!ahead) continue;
+        const Words &lo = rel(k - 1, 2 * i), &hi = rel(k - 1, 2 * i + 1);
+        if (lo.empty() || hi.empty()) continue;
+        c.seg_busy[k][i] = true;
+        segment_ops_[next_segment_op_] = SegmentOp{&c, k, i};
+        SendOptions opt;
+        opt.kind = kSegment;
+        opt.tag = next_segment_op_++;
+        ml_.xor_words(lo, hi, opt);
+        ++fw_.xor_decodes_;
+      }
   }
 
   void decode_into(NodeId target, const Words& a, const Words& b) {
@@ -429,6 +446,8 @@ class AllToAllBroadcast::Node {
   std::uint64_t received_ = 0;
   std::map<std::pair<std::uint8_t, unsigned>, Chain> chains_;  // (level, tile)
   std::map<unsigned, Train> trains_;                            // combining, by tile
+  std::map<std::uint32_t, SegmentOp> segment_ops_;              // tree decoding, in the engine
+  std::uint32_t next_segment_op_ = 0;
   std::map<NodeId, std::vector<Chain*>> chains_with_;           // the chains a source is in
   std::vector<Chain*> dirty_;
   bool coded_[2] = {false, false};

@@ -46,7 +46,7 @@ struct AllToAllParams {
   std::string variant = "intermediate";    // workload.variant
   std::string subgroup = "auto";           // workload.subgroup: recursive, the shape in a group
   std::string intermediate = "center";     // workload.intermediate: center | corner
-  std::string decoding = "chain";          // workload.decoding: chain | prefix (the firmware's)
+  std::string decoding = "chain";          // workload.decoding: chain | tree (the firmware's)
   unsigned sources = 0;                    // workload.sources: 0 = every node
   unsigned packet_flits = 1;               // traffic.packet_flits: one datum is one packet
   unsigned words_per_flit = 4;             // from ni.flit_width_bits

@@ -446,7 +446,7 @@ std::vector<KeySpec> build_schema() {
                COLLNOC_FIELD(firmware.all_to_all.intermediate)),
       enum_key("workload.decoding",
                "hierarchical_nc: chain (one XOR after another from the plain datum, both ways) "
-               "or prefix (also XORs the coded packets up as they arrive, then decodes at once)",
+               "or tree (also XORs chain segments of 2, 4, 8, ... links as they arrive)",
                [] { return words(kA2aDecodings); }, COLLNOC_FIELD(firmware.all_to_all.decoding)),
       uint_key("workload.sources", Fw::sources_range, "nodes",
                "all_to_all_broadcast: sources (many-to-all), 0 = every node",

@@ -184,17 +184,17 @@ TEST_CASE("all-to-all on an 8x8 mesh: simulated hops equal the calculator for ev
   simulate_and_compare(8, {"hierarchical_nc", "all_at_once", "2x4", "intermediate", 12});
 }
 
-// Prefix decoding and an unpipelined engine change when data are decoded, not what is sent:
+// Tree decoding and an unpipelined engine change when data are decoded, not what is sent:
 // the same unicasts and hops, every datum bit-exact.
-TEST_CASE("all-to-all on an 8x8 mesh: prefix decoding and an unpipelined XOR engine", "[a2a]") {
+TEST_CASE("all-to-all on an 8x8 mesh: tree decoding and an unpipelined XOR engine", "[a2a]") {
   simulate_and_compare(8, {"hierarchical_nc", "tree", "4x2", "intermediate", 0, "auto",
-                           "--set workload.decoding=prefix --set nc.xor_latency_cycles=9"});
+                           "--set workload.decoding=tree --set nc.xor_latency_cycles=9"});
   simulate_and_compare(8, {"hierarchical_nc", "tree", "4x4", "recursive", 0, "2x2",
-                           "--set workload.decoding=prefix"});
+                           "--set workload.decoding=tree"});
   simulate_and_compare(8, {"hierarchical_nc", "tree", "8x2", "intermediate", 0, "auto",
                            "--set nc.xor_pipelined=false --set nc.xor_latency_cycles=5"});
   simulate_and_compare(8, {"hierarchical_nc", "tree", "4x2", "intermediate", 21, "auto",
-                           "--set workload.decoding=prefix --set nc.xor_pipelined=false"});
+                           "--set workload.decoding=tree --set nc.xor_pipelined=false"});
 }
 
 TEST_CASE("all-to-all on a 16x16 mesh: simulated hops equal the calculator for every scheme", "[a2a]") {
