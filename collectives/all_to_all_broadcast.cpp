@@ -285,7 +285,8 @@ class AllToAllBroadcast::Node {
       std::copy(w.begin(), w.end(), t.words.begin() + std::size_t{item} * fw_.piece_words_);
       if (++t.pieces < fw_.pieces(static_cast<unsigned>(src.size()))) return;
       for (std::size_t i = 0; i < src.size(); ++i)
-        give(src[i], Words(t.words.begin() + i * fw_.words_, t.words.begin() + (i + 1) * fw_.words_));
+        give(src[i], Words(t.words.begin() + i * fw_.words_,
+                           t.words.begin() + (i + 1) * fw_.words_));
       trains_.erase(tile);
       return;
     }
@@ -391,10 +392,10 @@ class AllToAllBroadcast::Node {
   // link, and a node whose plain datum sits high in the chain can only start down once the coded
   // packet just below it arrives, among the last (they are coded and sent in chain order).
   // workload.decoding=tree adds segments of 2, 4, 8, ... links, each the XOR of its two halves
-  // as soon as both are here:
-  // independent XORs, pipelined, so from one plain datum every other is about 2 log2(M) engine
-  // round trips away, not up to M - 1. Only segments the walk has not reached are built (none
-  // of their data known), so where the walk keeps up with arrivals nothing extra is XORed.
+  // as soon as both are here. They are independent XORs, pipelined, so from one plain datum
+  // every other is about 2 log2(M) engine round trips away, not up to M - 1. Only segments the
+  // walk has not reached are built (none of their data known), so where the walk keeps up with
+  // arrivals nothing extra is XORed.
   void decode_by_tree(Chain& c) {
     const std::vector<NodeId>& src = c.src;
     const auto known = [&](std::size_t pos) { return have(src[pos]) || decoding_[src[pos]]; };

@@ -7,8 +7,9 @@
 // L = xor_latency_cycles cycles after submit; L = 0 is combinational, the result is there in the
 // cycle it was submitted. Pipelined (the default) it accepts a pair every cycle and pairs overlap,
 // so L does not limit the throughput; unpipelined (one datapath iterated L cycles, as a small
-// engine would be) it accepts the next pair max(L, 1) cycles after the last, so pairs queue. Results wait, in order, in an output buffer until
-// the NI takes them: the engine never stalls (the NI's injection queue holds what waits).
+// engine would be) it accepts the next pair max(L, 1) cycles after the last, so pairs queue.
+// Results wait, in order, in an output buffer until the NI takes them: the engine never stalls
+// (the NI's injection queue holds what waits).
 // rtl_models/xor_engine_rtl.hpp is the pin-level twin, one word per cycle (docs/network_coding.md).
 //
 // The engine has no process of its own: its owner (an NI, or firmware) passes the current cycle

@@ -76,7 +76,8 @@ void simulate_and_compare(unsigned k, const Case& c, const std::string& topology
   std::uint64_t unicasts = 0, decodes = 0;
   for (const nlohmann::json& s : col["steps"]) {
     INFO(s.dump());
-    const auto start = s["start_cycle"].get<std::uint64_t>(), end = s["end_cycle"].get<std::uint64_t>();
+    const auto start = s["start_cycle"].get<std::uint64_t>();
+    const auto end = s["end_cycle"].get<std::uint64_t>();
     CHECK(start <= end);
     CHECK(s["max_latency_cycles"].get<std::uint64_t>() <= end - start);
     CHECK(end <= col["completion_cycles"].get<double>());

@@ -1,7 +1,8 @@
 // XorEngine (ni/xor_engine.hpp), the NI's network-coding XOR unit (SPEC 3.1): the coded packet is
 // the real word-wise XOR, decoding is the same operation, the result is ready exactly
 // xor_latency_cycles after submit, one packet pair is accepted per cycle and pairs overlap in the
-// pipeline (or, unpipelined, one every L cycles), unequal lengths and bad latencies are refused, and the counters count.
+// pipeline (or, unpipelined, one every L cycles), unequal lengths and bad latencies are refused,
+// and the counters count.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
