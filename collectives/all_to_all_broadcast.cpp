@@ -24,14 +24,17 @@ FirmwareParams named(FirmwareParams p) {
 }
 
 constexpr std::uint32_t kItemBits = 16;
-constexpr std::uint8_t kDecoded = 30;  // a decoding result from this core's own XOR engine  // coded-packet tag: tile << 16 | index in the chain
+constexpr std::uint8_t kDecoded = 30;  // a decoding result from this core's own XOR engine
+constexpr std::uint8_t kSegment = 31;  // a chain segment's XOR from it (tag: segment_ops_ key)
 
 class AllToAllBroadcast : public CollectiveFirmware {
  public:
   AllToAllBroadcast(const FirmwareParams& p, const Topology& t)
       : CollectiveFirmware(named(p), t.num_endpoints()), plan_(t, p.all_to_all),
         words_(p.all_to_all.packet_flits * p.all_to_all.words_per_flit),
-        vc_classes_(std::max(1u, p.all_to_all.vc_classes)), expected_(t.num_endpoints(), 0) {
+        piece_words_(p.all_to_all.max_packet_flits * p.all_to_all.words_per_flit),
+        vc_classes_(std::max(1u, p.all_to_all.vc_classes)), expected_(t.num_endpoints(), 0),
+        tree_decoding_(p.all_to_all.decoding == "tree") {
     if (p.all_to_all.packet_flits > p.all_to_all.max_packet_flits)
       throw ParamError("traffic.packet_flits", std::to_string(p.all_to_all.packet_flits),
                        "all_to_all_broadcast sends each datum as one packet: must be <= "
@@ -39,7 +42,7 @@ class AllToAllBroadcast : public CollectiveFirmware {
     if (plan_.group_size() > (1u << kItemBits) || plan_.nodes() / plan_.group_size() >= (1u << kItemBits))
       throw ParamError("workload.group", p.all_to_all.group, "at most 65536 nodes per group and groups");
     plan_.for_each_unicast([this](const Unicast& u) {
-      ++expected_[u.dst];
+      expected_[u.dst] += pieces(u.packets);  // messages: a combined one comes as its packets
       ++planned_unicasts_;
     });
   }
@@ -51,18 +54,32 @@ class AllToAllBroadcast : public CollectiveFirmware {
 
  private:
   struct StepStats {
-    std::uint64_t unicasts = 0, latency_sum = 0, latency_max = 0;
+    std::uint64_t unicasts = 0, packets = 0, operations = 0, latency_sum = 0, latency_max = 0;
+    Cycle first_sent = kNever, last_arrival = 0;  // when the step runs, to set steps side by side
   };
   class Node;
 
   Words datum(NodeId src) const { return pattern_message(p_.seed, src, 0, 0, words_); }
-  void record(std::uint8_t kind, unsigned round, const Message& m) {
+  // Message combining sends a group's data concatenated, as a train of packets that each relay
+  // forwards as it arrives (cut-through at the message level): one piece per NI packet.
+  unsigned pieces(unsigned data) const {
+    if (plan_.scheme() != A2aScheme::combining || data <= 1) return 1;
+    return (data * words_ + piece_words_ - 1) / piece_words_;
+  }
+  // One packet of a step; `first`: the first packet of its unicast (a combined message is one
+  // unicast, counted with the hops of its first packet: all its packets take the same path).
+  void record(std::uint8_t kind, unsigned round, const Message& m, bool first = true) {
     StepStats& s = steps_[{kind, round}];
     const std::uint64_t latency = m.arrival_cycle - m.sent_cycle;
-    ++s.unicasts;
+    ++(kind == kStepDecode ? s.operations : s.packets);
+    if (first && kind != kStepDecode) {
+      ++s.unicasts;
+      hops_ += m.hops;
+    }
     s.latency_sum += latency;
     s.latency_max = std::max(s.latency_max, latency);
-    hops_ += m.hops;
+    s.first_sent = std::min(s.first_sent, m.sent_cycle);
+    s.last_arrival = std::max(s.last_arrival, m.arrival_cycle);
   }
   Cycle step_sum(std::uint8_t kind) const {  // the rounds of one step, one after the other
     Cycle sum = 0;
@@ -73,11 +90,13 @@ class AllToAllBroadcast : public CollectiveFirmware {
 
   AllToAllPlan plan_;
   unsigned words_;
+  unsigned piece_words_;  // words of one NI packet (ni.max_packet_flits)
   unsigned vc_classes_;
   std::vector<std::uint64_t> expected_;  // messages the plan sends each node
   std::uint64_t planned_unicasts_ = 0;
   std::map<std::pair<std::uint8_t, unsigned>, StepStats> steps_;  // (kind, doubling round)
   std::uint64_t unicasts_ = 0, hops_ = 0, xor_codes_ = 0, xor_decodes_ = 0;
+  bool tree_decoding_;    // workload.decoding = tree
 };
 
 // One core's part: what it holds and what it still has to do.
@@ -100,7 +119,15 @@ class AllToAllBroadcast::Node {
     while (held_ < plan_.sources().size() || received_ < fw_.expected_[me_]) {
       Message m = ml_.recv_any();
       if (m.kind == kDecoded) {
+        fw_.record(kStepDecode, 0, m);
         give(m.tag, std::move(m.words));
+      } else if (m.kind == kSegment) {
+        fw_.record(kStepDecode, 0, m);
+        const auto it = segment_ops_.find(m.tag);
+        const SegmentOp op = it->second;
+        segment_ops_.erase(it);
+        op.chain->seg[op.level][op.index] = std::move(m.words);
+        mark(*op.chain);
       } else {
         ++received_;
         handle(m);
@@ -113,10 +140,23 @@ class AllToAllBroadcast::Node {
   }
 
  private:
+  struct Train {  // a combined message arriving packet by packet
+    Words words;
+    unsigned pieces = 0;
+  };
   struct Chain {
     std::vector<NodeId> src;   // the tile's sources, in chain order
     std::vector<Words> items;  // c_j = d_j ^ d_j+1; empty = not here yet
     bool dirty = false;        // on dirty_
+    // workload.decoding=tree: seg[k][i] = d_a ^ d_b over [a, b] = [i 2^k, (i + 1) 2^k], k >= 1
+    // (level 0 is `items`), each XORed from its two halves once both are here.
+    std::vector<std::vector<Words>> seg;
+    std::vector<std::vector<bool>> seg_busy;
+  };
+  struct SegmentOp {
+    Chain* chain;
+    unsigned level;
+    std::size_t index;
   };
   const AllToAllPlan::Level& level(std::uint8_t off) const {
     return off ? *inner_ : plan_.outer();
@@ -142,7 +182,9 @@ class AllToAllBroadcast::Node {
 
   void send(NodeId dst, std::uint8_t kind, std::uint32_t tag, const Words& w) {
     ml_.send(dst, w, options(kind, tag));
-    ++fw_.unicasts_;
+    const bool piece = plan_.scheme() == A2aScheme::combining &&
+                       (kind % kInnerLevel == kStepInter || kind % kInnerLevel == kStepDeliver);
+    if (!piece || (tag & ((1u << kItemBits) - 1)) == 0) ++fw_.unicasts_;
   }
   SendOptions options(std::uint8_t kind, std::uint32_t tag) const {
     SendOptions opt;
@@ -213,10 +255,12 @@ class AllToAllBroadcast::Node {
     const AllToAllPlan::Level& l = level(off);
     const unsigned tile = m.tag >> kItemBits, item = m.tag & ((1u << kItemBits) - 1);
     const bool every_node = plan_.variant() == A2aVariant::every_node && off == 0;
+    const bool first = plan_.scheme() != A2aScheme::combining || item == 0;  // of its unicast
     if (step == kStepInter) {
       const unsigned tiles = l.region.tiles(l.tile);
       fw_.record(m.kind,
-                 every_node ? 0 : plan_.round(tiles, tile, l.region.tile_of(l.tile, me_)), m);
+                 every_node ? 0 : plan_.round(tiles, tile, l.region.tile_of(l.tile, me_)), m,
+                 first);
       if (!every_node) {
         for (NodeId c : inter_children(l, tile)) send(c, m.kind, m.tag, m.words);
         const Box box = my_tile(l);  // step 5: I am my tile's intermediate
@@ -225,7 +269,7 @@ class AllToAllBroadcast::Node {
       }
     } else {  // kStepDeliver
       const Box box = my_tile(l);
-      fw_.record(m.kind, plan_.round(box.size(), l.intermediate_local, box.local(me_)), m);
+      fw_.record(m.kind, plan_.round(box.size(), l.intermediate_local, box.local(me_)), m, first);
       for (NodeId c : tile_children(box, l.intermediate_local)) send(c, m.kind, m.tag, m.words);
     }
     take_item(l, off, tile, item, m.words);
@@ -235,15 +279,27 @@ class AllToAllBroadcast::Node {
   void take_item(const AllToAllPlan::Level& l, std::uint8_t off, unsigned tile, unsigned item,
                  const Words& w) {
     const std::vector<NodeId> src = plan_.tile_sources(l, tile);
-    if (plan_.scheme() == A2aScheme::combining) {
+    if (plan_.scheme() == A2aScheme::combining) {  // piece `item` of the tile's data
+      Train& t = trains_[tile];
+      if (t.words.empty()) t.words.resize(src.size() * fw_.words_);
+      std::copy(w.begin(), w.end(), t.words.begin() + std::size_t{item} * fw_.piece_words_);
+      if (++t.pieces < fw_.pieces(static_cast<unsigned>(src.size()))) return;
       for (std::size_t i = 0; i < src.size(); ++i)
-        give(src[i], Words(w.begin() + i * fw_.words_, w.begin() + (i + 1) * fw_.words_));
+        give(src[i], Words(t.words.begin() + i * fw_.words_,
+                           t.words.begin() + (i + 1) * fw_.words_));
+      trains_.erase(tile);
       return;
     }
     Chain& c = chains_[{off, tile}];
     if (c.items.empty()) {
       c.src = src;
       c.items.resize(src.size() - 1);
+      c.seg.resize(1);
+      c.seg_busy.resize(1);
+      for (unsigned k = 1; (std::size_t{1} << k) < src.size(); ++k) {
+        c.seg.emplace_back((src.size() - 1) >> k);
+        c.seg_busy.emplace_back((src.size() - 1) >> k, false);
+      }
       for (NodeId s : src) chains_with_[s].push_back(&c);
     }
     c.items[item] = w;
@@ -292,7 +348,14 @@ class AllToAllBroadcast::Node {
       if (src.empty()) return;
       Words all;
       for (NodeId s : src) all.insert(all.end(), data_[s].begin(), data_[s].end());
-      for (NodeId d : dsts) send(d, kind, my << kItemBits, all);
+      // Piece by piece to every child, as a relay forwards them: each child starts forwarding
+      // after one packet, not after the whole message.
+      const unsigned n = fw_.pieces(static_cast<unsigned>(src.size()));
+      for (unsigned i = 0; i < n; ++i) {
+        const auto begin = all.begin() + std::size_t{i} * fw_.piece_words_;
+        const Words piece(begin, std::min(begin + fw_.piece_words_, all.end()));
+        for (NodeId d : dsts) send(d, kind, (my << kItemBits) | i, piece);
+      }
       return;
     }
     for (std::size_t j = 0; j + 1 < src.size(); ++j) {
@@ -319,14 +382,58 @@ class AllToAllBroadcast::Node {
         const bool up = have(src[j]);
         const NodeId target = up ? src[j + 1] : src[j];
         if (decoding_[target]) continue;
-        decoding_[target] = true;
+        decode_into(target, c.items[j], data_[up ? src[j] : src[j + 1]]);
+      }
+      if (fw_.tree_decoding_) decode_by_tree(c);
+    }
+  }
+
+  // The walk above is serial: d_j+2 needs d_j+1 back from the engine first, L + 3 cycles a
+  // link, and a node whose plain datum sits high in the chain can only start down once the coded
+  // packet just below it arrives, among the last (they are coded and sent in chain order).
+  // workload.decoding=tree adds segments of 2, 4, 8, ... links, each the XOR of its two halves
+  // as soon as both are here. They are independent XORs, pipelined, so from one plain datum
+  // every other is about 2 log2(M) engine round trips away, not up to M - 1. Only segments the
+  // walk has not reached are built (none of their data known), so where the walk keeps up with
+  // arrivals nothing extra is XORed.
+  void decode_by_tree(Chain& c) {
+    const std::vector<NodeId>& src = c.src;
+    const auto known = [&](std::size_t pos) { return have(src[pos]) || decoding_[src[pos]]; };
+    const auto rel = [&](unsigned k, std::size_t i) -> const Words& {
+      return k == 0 ? c.items[i] : c.seg[k][i];
+    };
+    for (unsigned k = 1; k < c.seg.size(); ++k)
+      for (std::size_t i = 0; i < c.seg[k].size(); ++i) {
+        const std::size_t a = i << k, b = (i + 1) << k;
+        const Words& s = c.seg[k][i];
+        if (!s.empty()) {
+          if (have(src[a]) && !known(b)) decode_into(src[b], s, data_[src[a]]);
+          else if (have(src[b]) && !known(a)) decode_into(src[a], s, data_[src[b]]);
+          continue;
+        }
+        if (c.seg_busy[k][i]) continue;
+        bool ahead = true;  // no datum of the segment known yet: the walk has not got there
+        for (std::size_t j = a; ahead && j <= b; ++j) ahead = !known(j);
+        if (!ahead) continue;
+        const Words &lo = rel(k - 1, 2 * i), &hi = rel(k - 1, 2 * i + 1);
+        if (lo.empty() || hi.empty()) continue;
+        c.seg_busy[k][i] = true;
+        segment_ops_[next_segment_op_] = SegmentOp{&c, k, i};
         SendOptions opt;
-        opt.kind = kDecoded;
-        opt.tag = target;
-        ml_.xor_words(c.items[j], data_[up ? src[j] : src[j + 1]], opt);
+        opt.kind = kSegment;
+        opt.tag = next_segment_op_++;
+        ml_.xor_words(lo, hi, opt);
         ++fw_.xor_decodes_;
       }
-    }
+  }
+
+  void decode_into(NodeId target, const Words& a, const Words& b) {
+    decoding_[target] = true;
+    SendOptions opt;
+    opt.kind = kDecoded;
+    opt.tag = target;
+    ml_.xor_words(a, b, opt);
+    ++fw_.xor_decodes_;
   }
 
   AllToAllBroadcast& fw_;
@@ -339,6 +446,9 @@ class AllToAllBroadcast::Node {
   std::size_t held_ = 0;
   std::uint64_t received_ = 0;
   std::map<std::pair<std::uint8_t, unsigned>, Chain> chains_;  // (level, tile)
+  std::map<unsigned, Train> trains_;                            // combining, by tile
+  std::map<std::uint32_t, SegmentOp> segment_ops_;              // tree decoding, in the engine
+  std::uint32_t next_segment_op_ = 0;
   std::map<NodeId, std::vector<Chain*>> chains_with_;           // the chains a source is in
   std::vector<Chain*> dirty_;
   bool coded_[2] = {false, false};
@@ -390,10 +500,16 @@ void AllToAllBroadcast::report_more(Report& out) const {
     row.set("name", std::string(step_name(key.first)));
     row.set("round", static_cast<std::uint64_t>(key.second));
     row.set("unicasts", s.unicasts);
+    row.set("packets", s.packets);
+    if (key.first == kStepDecode) row.set("xor_operations", s.operations);
     row.set("max_latency_cycles", s.latency_max);
-    row.set("mean_latency_cycles", static_cast<double>(s.latency_sum) / s.unicasts);
+    row.set("mean_latency_cycles",
+            static_cast<double>(s.latency_sum) / static_cast<double>(s.packets + s.operations));
+    row.set("start_cycle", static_cast<std::uint64_t>(s.first_sent));
+    row.set("end_cycle", static_cast<std::uint64_t>(s.last_arrival));
     out.append("collective.steps", std::move(row));
-    n += s.unicasts;
+    if (key.first == kStepDecode) continue;  // the mean is over packets in the network
+    n += s.packets;
     sum += s.latency_sum;
   }
   out.set("collective.mean_latency_cycles", n ? static_cast<double>(sum) / n : 0.0);

@@ -41,6 +41,7 @@ const char* step_name(std::uint8_t kind) {
     case kStepInter: return "inter_group";
     case kStepDeliver: return "group_delivery";
     case kStepPartner: return "partner_unicasts";
+    case kStepDecode: return "decoding";
   }
   return "?";
 }

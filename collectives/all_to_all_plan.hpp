@@ -46,6 +46,7 @@ struct AllToAllParams {
   std::string variant = "intermediate";    // workload.variant
   std::string subgroup = "auto";           // workload.subgroup: recursive, the shape in a group
   std::string intermediate = "center";     // workload.intermediate: center | corner
+  std::string decoding = "chain";          // workload.decoding: chain | tree (the firmware's)
   unsigned sources = 0;                    // workload.sources: 0 = every node
   unsigned packet_flits = 1;               // traffic.packet_flits: one datum is one packet
   unsigned words_per_flit = 4;             // from ni.flit_width_bits
@@ -62,6 +63,7 @@ enum A2aStep : std::uint8_t {
   kStepInter = 4,      // 4: coded (or combined) packets between groups
   kStepDeliver = 5,    // 5: an intermediate hands them to its group
   kStepPartner = 6,    // 6: a datum to one node of every other group
+  kStepDecode = 7,     // 7: not a unicast: the XOR engine's decodes (reported beside the steps)
 };
 constexpr std::uint8_t kInnerLevel = 10;
 // The virtual network (VC class) of a step: its own, so steps overlap without deadlock.

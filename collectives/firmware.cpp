@@ -175,6 +175,7 @@ void validate(const FirmwareParams& p) {
   check_name("workload.base", p.all_to_all.base, names_of(kA2aBases));
   check_name("workload.variant", p.all_to_all.variant, names_of(kA2aVariants));
   check_name("workload.intermediate", p.all_to_all.intermediate, kA2aIntermediates);
+  check_name("workload.decoding", p.all_to_all.decoding, kA2aDecodings);
   check_name("workload.reduce_op", p.reduce_op, kReduceOps);
   check_name("workload.element_type", p.element_type, kElementTypes);
   std::vector<std::string> protocols;

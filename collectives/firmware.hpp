@@ -63,6 +63,7 @@ struct FirmwareParams {
 
 // The values workload.intermediate, workload.reduce_op and workload.element_type allow.
 inline constexpr const char* kA2aIntermediates[] = {"center", "corner"};
+inline constexpr const char* kA2aDecodings[] = {"chain", "tree"};  // workload.decoding
 inline constexpr const char* kReduceOps[] = {"sum", "max", "min"};
 inline constexpr const char* kElementTypes[] = {"int32", "double"};
 

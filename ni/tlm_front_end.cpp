@@ -27,7 +27,7 @@ Cycle TlmFrontEnd::code(const std::uint32_t* pair, std::size_t words, Cycle earl
                      std::vector<std::uint32_t>(pair + words, pair + 2 * words), accept);
   const Cycle ready = accept + xor_engine_.latency_cycles();
   coded = xor_engine_.take(ready);
-  xor_next_accept_ = accept + 1;
+  xor_next_accept_ = accept + xor_engine_.issue_interval_cycles();
   return ready;
 }
 

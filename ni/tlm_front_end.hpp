@@ -77,7 +77,7 @@ class TlmFrontEnd {
   std::deque<Delivered> delivery_queue_;
   sc_core::sc_event delivered_;  // the core's interrupt line: a message was delivered
   XorEngine xor_engine_;
-  Cycle xor_next_accept_ = 0;  // the engine takes one pair per cycle
+  Cycle xor_next_accept_ = 0;  // the engine takes a pair every issue_interval_cycles()
   MessagePassingBuffer mpb_;
   sc_core::sc_event mpb_landed_;  // a remote put was written into mpb_
 };

@@ -41,8 +41,10 @@ void XorEngine::submit(const std::vector<std::uint32_t>& a, const std::vector<st
     throw std::logic_error(std::string(name()) + ": submit in cycle " + std::to_string(now) +
                            " after one in cycle " + std::to_string(last_submit_));
   if (!can_accept(now))
-    throw std::logic_error(std::string(name()) + ": a second packet pair in cycle " +
-                           std::to_string(now) + " (the engine takes one per cycle)");
+    throw std::logic_error(std::string(name()) + ": a packet pair in cycle " +
+                           std::to_string(now) + ", " + std::to_string(now - last_submit_) +
+                           " after the last (the engine takes one every " +
+                           std::to_string(issue_interval_cycles()) + ")");
   std::vector<std::uint32_t> coded = xor_words(a, b);  // throws for unequal lengths
 
   const Cycle latency = latency_cycles();

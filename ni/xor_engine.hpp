@@ -3,16 +3,19 @@
 // the same operation: A = (A xor B) xor B. The bits are real: the result is computed from the
 // payload words, not counted.
 //
-// Timing model: a pipelined unit one packet wide. It accepts at most one packet pair per cycle
-// (submit) and the coded packet can be taken (take) exactly L = xor_latency_cycles cycles later;
-// L = 0 is combinational, the result is there in the cycle it was submitted. Pairs overlap in the
-// pipeline, so L does not limit the throughput. Results wait, in order, in an output buffer until
-// the NI takes them: the engine never stalls (the NI's injection queue holds what waits).
+// Timing model: a unit one packet wide. The coded packet can be taken (take) exactly
+// L = xor_latency_cycles cycles after submit; L = 0 is combinational, the result is there in the
+// cycle it was submitted. Pipelined (the default) it accepts a pair every cycle and pairs overlap,
+// so L does not limit the throughput; unpipelined (one datapath iterated L cycles, as a small
+// engine would be) it accepts the next pair max(L, 1) cycles after the last, so pairs queue.
+// Results wait, in order, in an output buffer until the NI takes them: the engine never stalls
+// (the NI's injection queue holds what waits).
 // rtl_models/xor_engine_rtl.hpp is the pin-level twin, one word per cycle (docs/network_coding.md).
 //
 // The engine has no process of its own: its owner (an NI, or firmware) passes the current cycle
 // and can wake itself for next_ready_cycle() (ClockedModule::wake_at, or wait in a thread).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <vector>
@@ -27,6 +30,7 @@ constexpr unsigned kMaxXorLatencyCycles = 1024;
 
 struct XorEngineParams {
   unsigned xor_latency_cycles = 1;  // submit to result; 0 = combinational
+  bool xor_pipelined = true;        // a pair every cycle; false: busy max(L, 1) cycles per pair
 
   static constexpr UintRange xor_latency_cycles_range{0, kMaxXorLatencyCycles};
 };
@@ -49,8 +53,15 @@ class XorEngine : private nc_detail::CheckedXorParams, public sc_core::sc_module
 
   unsigned latency_cycles() const { return params_.xor_latency_cycles; }
 
-  // One packet pair per cycle: false once a pair was submitted in cycle `now`.
-  bool can_accept(Cycle now) const { return !submitted_any_ || now > last_submit_; }
+  bool pipelined() const { return params_.xor_pipelined; }
+  // Cycles from one accepted pair to the next: 1 pipelined, max(L, 1) unpipelined.
+  Cycle issue_interval_cycles() const {
+    return pipelined() ? 1 : std::max<Cycle>(params_.xor_latency_cycles, 1);
+  }
+  // False until issue_interval_cycles() have passed since the last pair went in.
+  bool can_accept(Cycle now) const {
+    return !submitted_any_ || now >= last_submit_ + issue_interval_cycles();
+  }
   // Starts coding a and b in cycle `now`. Throws std::invalid_argument for packets of unequal
   // length (or empty ones), std::logic_error when !can_accept(now) or `now` is earlier than the
   // previous submit. Nothing changes when it throws.

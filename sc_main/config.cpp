@@ -335,8 +335,12 @@ std::vector<KeySpec> build_schema() {
                COLLNOC_FIELD(platform.system.ni.compression.codec_pipelined)),
       uint_key("nc.xor_latency_cycles", XorEngineParams::xor_latency_cycles_range, "cycles",
                "network coding: the NI's XOR engine, packet pair in to coded packet out "
-               "(0 = combinational; pipelined, one pair per cycle)",
+               "(0 = combinational)",
                COLLNOC_FIELD(platform.system.ni.xor_engine.xor_latency_cycles)),
+      bool_key("nc.xor_pipelined",
+               "network coding: true, the XOR engine takes a pair every cycle; false, one "
+               "datapath busy max(1, nc.xor_latency_cycles) cycles per pair (pairs queue)",
+               COLLNOC_FIELD(platform.system.ni.xor_engine.xor_pipelined)),
       uint_key("ni.lsb_cut_bits", CodecParams::lsb_cut_bits_range, "bits",
                "LSB-cut: low bits dropped from each double",
                COLLNOC_FIELD(platform.system.ni.compression.codec.lsb_cut_bits)),
@@ -457,6 +461,10 @@ std::vector<KeySpec> build_schema() {
                "hierarchical schemes: which node of a group codes (center: shortest longest path)",
                [] { return words(kA2aIntermediates); },
                COLLNOC_FIELD(firmware.all_to_all.intermediate)),
+      enum_key("workload.decoding",
+               "hierarchical_nc: chain (one XOR after another from the plain datum, both ways) "
+               "or tree (also XORs chain segments of 2, 4, 8, ... links as they arrive)",
+               [] { return words(kA2aDecodings); }, COLLNOC_FIELD(firmware.all_to_all.decoding)),
       uint_key("workload.sources", Fw::sources_range, "nodes",
                "all_to_all_broadcast: sources (many-to-all), 0 = every node",
                COLLNOC_FIELD(firmware.all_to_all.sources)),

@@ -34,6 +34,7 @@ struct Case {
   std::string scheme, base, group, variant = "intermediate";
   unsigned sources = 0;
   std::string subgroup = "auto";
+  std::string more = "";  // further --set options
 };
 
 // Simulates `c` on a k x k mesh with the study's defaults and compares with the calculator.
@@ -46,8 +47,8 @@ void simulate_and_compare(unsigned k, const Case& c, const std::string& topology
       " --set workload.scheme=" + c.scheme + " --set workload.base=" + c.base +
       " --set workload.group=" + c.group + " --set workload.variant=" + c.variant +
       " --set workload.subgroup=" + c.subgroup + " --set workload.sources=" +
-      std::to_string(c.sources) + (topology == "torus" ? " --set router.vcs=8" : "") +
-      " --out " + out;
+      std::to_string(c.sources) + (topology == "torus" ? " --set router.vcs=8" : "") + " " +
+      c.more + " --out " + out;
   INFO(args);
   const test::Result r = run_collnoc(args);
   INFO(r.output);
@@ -70,6 +71,29 @@ void simulate_and_compare(unsigned k, const Case& c, const std::string& topology
   else CHECK(col["xor_operations"] == 0);
   if (c.variant == "recursive") CHECK(col["subgroup_shape"] == c.subgroup);
   else CHECK_FALSE(col.contains("subgroup_shape"));
+  // The steps add up: their unicasts are the collective's, the decodes the XOR operations that
+  // are not coding; each step runs between its first hand-over and its last arrival.
+  std::uint64_t unicasts = 0, decodes = 0;
+  for (const nlohmann::json& s : col["steps"]) {
+    INFO(s.dump());
+    const auto start = s["start_cycle"].get<std::uint64_t>();
+    const auto end = s["end_cycle"].get<std::uint64_t>();
+    CHECK(start <= end);
+    CHECK(s["max_latency_cycles"].get<std::uint64_t>() <= end - start);
+    CHECK(end <= col["completion_cycles"].get<double>());
+    unicasts += s["unicasts"].get<std::uint64_t>();
+    if (s["step"] == 7) {
+      CHECK(s["unicasts"] == 0);
+      decodes += s["xor_operations"].get<std::uint64_t>();
+      continue;
+    }
+    // A combined message travels as its packets (mesh8x8.yaml: 4-flit packets, 1-flit data).
+    const bool combined = c.scheme == "combining" && (s["step"] == 4 || s["step"] == 5);
+    const std::uint64_t pieces = combined ? (col["group_size"].get<std::uint64_t>() + 3) / 4 : 1;
+    CHECK(s["packets"] == s["unicasts"].get<std::uint64_t>() * pieces);
+  }
+  CHECK(unicasts == col["unicasts"]);
+  CHECK(decodes + col["xor_coding_operations"].get<std::uint64_t>() == col["xor_operations"]);
 }
 
 }  // namespace
@@ -161,6 +185,19 @@ TEST_CASE("all-to-all on an 8x8 mesh: simulated hops equal the calculator for ev
   simulate_and_compare(8, {"hierarchical_nc", "all_at_once", "2x4", "intermediate", 12});
 }
 
+// Tree decoding and an unpipelined engine change when data are decoded, not what is sent:
+// the same unicasts and hops, every datum bit-exact.
+TEST_CASE("all-to-all on an 8x8 mesh: tree decoding and an unpipelined XOR engine", "[a2a]") {
+  simulate_and_compare(8, {"hierarchical_nc", "tree", "4x2", "intermediate", 0, "auto",
+                           "--set workload.decoding=tree --set nc.xor_latency_cycles=9"});
+  simulate_and_compare(8, {"hierarchical_nc", "tree", "4x4", "recursive", 0, "2x2",
+                           "--set workload.decoding=tree"});
+  simulate_and_compare(8, {"hierarchical_nc", "tree", "8x2", "intermediate", 0, "auto",
+                           "--set nc.xor_pipelined=false --set nc.xor_latency_cycles=5"});
+  simulate_and_compare(8, {"hierarchical_nc", "tree", "4x2", "intermediate", 21, "auto",
+                           "--set workload.decoding=tree --set nc.xor_pipelined=false"});
+}
+
 TEST_CASE("all-to-all on a 16x16 mesh: simulated hops equal the calculator for every scheme", "[a2a]") {
   simulate_and_compare(16, {"plain", "tree", "4x4"});
   simulate_and_compare(16, {"hierarchical_nc", "all_at_once", "4x4"});
@@ -172,70 +209,91 @@ TEST_CASE("all-to-all on an 8x8 torus: dateline VCs per step and many-to-all", "
   simulate_and_compare(8, {"plain", "all_at_once", "4x4"}, "torus");
 }
 
-// Core 0 sends a plain and then a coded packet to core 15 (6 hops); core 15 decodes. The coded
-// one is ready exactly L cycles after the plain one would be; decoding costs the core
-// send overhead + L + receive overhead.
-TEST_CASE("a coded packet arrives the XOR latency later and decodes bit-exact", "[a2a]") {
-  constexpr unsigned kLatency = 7;
-  class XorProbe : public Firmware {
-   public:
-    void run(MessageLayer& ml) override {
-      const Words a{1, 2, 3, 4}, b{0xf0f0f0f0u, 0, 0xffffffffu, 5};
-      if (ml.rank() == 0) {
-        SendOptions opt;
-        opt.kind = 4;
-        opt.tag = 77;
-        ml.send(15, a, opt);
-        ml.compute(200);  // the plain one is long delivered
-        ml.send_coded({15}, a, b, opt);
-      } else if (ml.rank() == 15) {
-        const Message plain = ml.recv_any();
-        plain_cycles = plain.arrival_cycle - plain.sent_cycle;
-        const Message coded = ml.recv_any();
-        SendOptions opt;
-        opt.tag = 77;
-        coded_cycles = coded.arrival_cycle - coded.sent_cycle;
-        hops = coded.hops;
-        tag = coded.tag;
-        const Cycle before = ml.now();  // decoding comes back as a message from myself
-        ml.xor_words(coded.words, b, opt);
-        const Message d = ml.recv_any();
-        decoded = d.words;
-        decode_cycles = ml.now() - before;
-        ok_batch = d.src == 15 && d.tag == 77;
-        const Cycle batch_start = ml.now();  // three pairs, pipelined: one more cycle each
-        ml.xor_words(coded.words, b, opt);
-        ml.xor_words(coded.words, a, opt);
-        ml.xor_words(a, a, opt);
-        ok_batch = ok_batch && ml.recv_any().words == a && ml.recv_any().words == b &&
-                   ml.recv_any().words == Words(4, 0);
-        batch_cycles = ml.now() - batch_start;
-        ok = ok_batch && plain.words == a && coded.words == Words{1 ^ 0xf0f0f0f0u, 2, 3 ^ 0xffffffffu, 4 ^ 5};
-      }
+// Core 0 sends a plain and then a coded packet to core 15 (6 hops); core 15 decodes, once, then
+// three pairs handed over back to back.
+namespace {
+
+constexpr unsigned kProbeLatency = 7;
+class XorProbe : public Firmware {
+ public:
+  void run(MessageLayer& ml) override {
+    const Words a{1, 2, 3, 4}, b{0xf0f0f0f0u, 0, 0xffffffffu, 5};
+    if (ml.rank() == 0) {
+      SendOptions opt;
+      opt.kind = 4;
+      opt.tag = 77;
+      ml.send(15, a, opt);
+      ml.compute(200);  // the plain one is long delivered
+      ml.send_coded({15}, a, b, opt);
+    } else if (ml.rank() == 15) {
+      const Message plain = ml.recv_any();
+      plain_cycles = plain.arrival_cycle - plain.sent_cycle;
+      const Message coded = ml.recv_any();
+      SendOptions opt;
+      opt.tag = 77;
+      coded_cycles = coded.arrival_cycle - coded.sent_cycle;
+      hops = coded.hops;
+      tag = coded.tag;
+      const Cycle before = ml.now();  // decoding comes back as a message from myself
+      ml.xor_words(coded.words, b, opt);
+      const Message d = ml.recv_any();
+      decoded = d.words;
+      decode_cycles = ml.now() - before;
+      ok_batch = d.src == 15 && d.tag == 77;
+      const Cycle batch_start = ml.now();  // three pairs handed over on consecutive cycles
+      ml.xor_words(coded.words, b, opt);
+      ml.xor_words(coded.words, a, opt);
+      ml.xor_words(a, a, opt);
+      ok_batch = ok_batch && ml.recv_any().words == a && ml.recv_any().words == b &&
+                 ml.recv_any().words == Words(4, 0);
+      batch_cycles = ml.now() - batch_start;
+      ok = ok_batch && plain.words == a &&
+           coded.words == Words{1 ^ 0xf0f0f0f0u, 2, 3 ^ 0xffffffffu, 4 ^ 5};
     }
-    void report(Report&) const override {}
-    bool data_verified() const override { return ok && decoded == Words{1, 2, 3, 4}; }
-    Cycle plain_cycles = 0, coded_cycles = 0, decode_cycles = 0, batch_cycles = 0;
-    bool ok_batch = false;
-    unsigned hops = 0;
-    std::uint32_t tag = 0;
-    bool ok = false;
-    Words decoded;
-  } fw;
+  }
+  void report(Report&) const override {}
+  bool data_verified() const override { return ok && decoded == Words{1, 2, 3, 4}; }
+  Cycle plain_cycles = 0, coded_cycles = 0, decode_cycles = 0, batch_cycles = 0;
+  bool ok_batch = false;
+  unsigned hops = 0;
+  std::uint32_t tag = 0;
+  bool ok = false;
+  Words decoded;
+};
+
+void run_probe(XorProbe& fw, bool pipelined) {
   SystemParams sp;
-  sp.ni.xor_engine.xor_latency_cycles = kLatency;
+  sp.ni.xor_engine.xor_latency_cycles = kProbeLatency;
+  sp.ni.xor_engine.xor_pipelined = pipelined;
   auto sys = test::build("mesh", {4, 4}, sp);
   const RunOutcome out = test::run_firmware(*sys, fw, 2000);
   INFO(out.diagnosis);
   REQUIRE(out.status == RunStatus::ok);
   CHECK(fw.data_verified());
-  CHECK(fw.coded_cycles == fw.plain_cycles + kLatency);
+  CHECK(fw.coded_cycles == fw.plain_cycles + kProbeLatency);
   CHECK(fw.plain_cycles == 1 + 22 + 1);  // send overhead + zero-load over 6 hops + register
   CHECK(fw.hops == 6);
   CHECK(fw.tag == 77);
-  CHECK(fw.decode_cycles == 1 + kLatency + 1 + 1);  // hand over, engine, register, take
-  CHECK(fw.batch_cycles == 3 + kLatency + 1 + 1);    // the last pair goes in 2 cycles later
+  CHECK(fw.decode_cycles == 1 + kProbeLatency + 1 + 1);  // hand over, engine, register, take
   CHECK(test::get<std::uint64_t>(out.report, "nc.xor_operations") == 5);
+}
+
+}  // namespace
+
+// The coded packet is ready exactly L cycles after the plain one would be; decoding costs the
+// core send overhead + L + receive overhead; pipelined pairs follow one cycle apart.
+TEST_CASE("a coded packet arrives the XOR latency later and decodes bit-exact", "[a2a]") {
+  XorProbe fw;
+  run_probe(fw, true);
+  CHECK(fw.batch_cycles == 3 + kProbeLatency + 1 + 1);  // the last pair goes in 2 cycles later
+}
+
+// nc.xor_pipelined = false: the NI's engine takes the next pair only L cycles after the last,
+// so three pairs handed over back to back finish 3 L after the first went in.
+TEST_CASE("an unpipelined XOR engine at the NI spaces decodes L cycles apart", "[a2a]") {
+  XorProbe fw;
+  run_probe(fw, false);
+  CHECK(fw.batch_cycles == 1 + 3 * kProbeLatency + 1 + 1);
 }
 
 TEST_CASE("collnoc analyze nc prints the documented keys and finds the best group", "[a2a]") {

@@ -1,7 +1,8 @@
 // XorEngine (ni/xor_engine.hpp), the NI's network-coding XOR unit (SPEC 3.1): the coded packet is
 // the real word-wise XOR, decoding is the same operation, the result is ready exactly
 // xor_latency_cycles after submit, one packet pair is accepted per cycle and pairs overlap in the
-// pipeline, unequal lengths and bad latencies are refused, and the counters count.
+// pipeline (or, unpipelined, one every L cycles), unequal lengths and bad latencies are refused,
+// and the counters count.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -148,6 +149,49 @@ TEST_CASE("xor engine pipelines one packet pair per cycle") {
   CHECK(engine.ready(600));
   CHECK(engine.take(600) == Words{0u});
   CHECK(engine.take(600) == Words{3u});
+}
+
+// nc.xor_pipelined = false: one datapath busy L cycles per pair. A chain of pairs handed over
+// back to back (each as soon as the engine takes it) comes out L cycles apart, not 1.
+TEST_CASE("xor engine unpipelined takes a pair every L cycles so results come L apart") {
+  for (unsigned latency : {0u, 1u, 5u, 35u}) {
+    INFO("L = " << latency);
+    XorEngineParams p{latency};
+    p.xor_pipelined = false;
+    XorEngine engine(("xor_unpiped_l" + std::to_string(latency)).c_str(), p);
+    const Cycle interval = std::max(latency, 1u);
+    CHECK_FALSE(engine.pipelined());
+    CHECK(engine.issue_interval_cycles() == interval);
+    std::mt19937 rng(11);
+    std::vector<Words> expected;
+    const Cycle first = 10;
+    const unsigned pairs = 8;
+    Cycle t = first;
+    for (unsigned i = 0; i < pairs; ++i) {
+      while (!engine.can_accept(t)) {
+        REQUIRE_THROWS_AS(engine.submit({1u}, {2u}, t), std::logic_error);  // busy: refused
+        ++t;
+      }
+      REQUIRE(t == first + i * interval);  // accepted exactly when the last pair is done
+      const Words a = random_packet(rng, 4), b = random_packet(rng, 4);
+      engine.submit(a, b, t);
+      expected.push_back(XorEngine::xor_words(a, b));
+    }
+    std::vector<Cycle> out;
+    for (Cycle c = first; out.size() < pairs && c < first + (pairs + 2) * interval + latency; ++c)
+      while (engine.ready(c)) {
+        REQUIRE(engine.take(c) == expected[out.size()]);
+        out.push_back(c);
+      }
+    REQUIRE(out.size() == pairs);
+    for (unsigned i = 0; i < pairs; ++i) CHECK(out[i] == first + i * interval + latency);
+    // No overlap: busy exactly pairs x max(L, 1) cycles.
+    CHECK(engine.busy_cycles() == pairs * interval);
+  }
+  // The pipelined default for comparison: the same chain comes out 1 cycle apart.
+  XorEngine piped("xor_piped_35", XorEngineParams{35});
+  CHECK(piped.pipelined());
+  CHECK(piped.issue_interval_cycles() == 1);
 }
 
 TEST_CASE("xor engine refuses packets of unequal length") {

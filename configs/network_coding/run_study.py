@@ -11,11 +11,13 @@ Parts (each writes DIR/PART.csv and DIR/PART.png; DIR defaults to build/nc_study
   group_size      16x16 mesh, every group shape: analytic hops and simulated execution time
   sim_size        simulated execution and completion time vs k = 4, 8, 16, 32, both bases
   packet_length   1, 2, 4, 8, 16-flit packets (16x16, 4x4 groups)
-  xor_latency     XOR latency 0..35 cycles (16x16, 4x4 groups)
+  xor_latency     XOR latency 0..35 cycles (16x16, 4x4 and 8x4 groups; pipelined and
+                  unpipelined engine; chain and tree decoding)
   torus           torus vs mesh, k = 8 and 16
   sources         many-to-all, 2..256 sources (16x16, 4x4 groups)
   recursive       recursive vs one-level hierarchical coding (16x16)
   combining       network coding vs message combining, k = 4, 8, 16
+  combining_packets  16x16, 8x4 groups: combining as one worm or as a train of packets
 Every simulated point is `collnoc run configs/network_coding/mesh8x8.yaml --set ...` (the
 study's defaults: DOR, 4 VCs, one per step, 3-cycle hop, VCT, 1-flit packets, XOR latency 1).
 --quick drops the 32x32 runs and thins the sweeps (a smoke run of about a minute).
@@ -173,11 +175,21 @@ def part_packet_length(args):
 
 
 def part_xor_latency(args):
+    """Both group shapes of a 16x16 mesh (4x4: chains of 15 coded packets, 8x4: 31), the
+    pipelined engine (a pair every cycle), the unpipelined one (busy L cycles per pair) and
+    tree decoding."""
     lat = [0, 5, 35] if args.quick else [0, 1, 2, 5, 10, 15, 20, 25, 30, 35]
+    variants = [("plain", {"workload.scheme": "plain", "workload.group": "4x4"})]
+    for g in ("4x4", "8x4"):
+        variants.append(("coded %s" % g, {"workload.group": g}))
+        variants.append(("coded %s, unpipelined" % g, {"workload.group": g,
+                                                        "nc.xor_pipelined": "false"}))
+        variants.append(("coded %s, tree decoding" % g, {"workload.group": g,
+                                                          "workload.decoding": "tree"}))
     return compare_schemes(
-        args, PLAIN_CODED[:2], lat, "xor_latency_cycles",
-        lambda l: dict(mesh(16), **{"workload.group": "4x4", "nc.xor_latency_cycles": l}),
-        "16x16 mesh, 4x4 groups: XOR latency", "XOR latency, cycles")
+        args, variants, lat, "xor_latency_cycles",
+        lambda l: dict(mesh(16), **{"nc.xor_latency_cycles": l}),
+        "16x16 mesh, tree base: XOR latency, 4x4 and 8x4 groups", "XOR latency, cycles")
 
 
 def part_torus(args):
@@ -240,10 +252,26 @@ def part_combining(args):
     return rows, (title, panels)
 
 
+def part_combining_packets(args):
+    """16x16, 8x4 groups (a combined message is 32 one-flit data): the NI's longest packet
+    decides whether it travels as one worm (32 flits) or as a train of packets that relays
+    forward as they arrive; VCT buffers hold a whole packet."""
+    flits = [4, 32] if args.quick else [4, 8, 16, 32]
+    variants = [("coded", {"workload.scheme": "hierarchical_nc"}),
+                ("combining", {"workload.scheme": "combining"})]
+    return compare_schemes(
+        args, variants, flits, "max_packet_flits",
+        lambda f: dict(mesh(16), **{"workload.group": "8x4", "ni.max_packet_flits": f,
+                                    "router.buffer_flits": f}),
+        "16x16 mesh, 8x4 groups: combining against coding by the NI's packet length",
+        "ni.max_packet_flits (= router.buffer_flits)", True)
+
+
 PARTS = {"size_analytic": part_size_analytic, "group_size": part_group_size,
          "sim_size": part_sim_size, "packet_length": part_packet_length,
          "xor_latency": part_xor_latency, "torus": part_torus, "sources": part_sources,
-         "recursive": part_recursive, "combining": part_combining}
+         "recursive": part_recursive, "combining": part_combining,
+         "combining_packets": part_combining_packets}
 
 
 def main():
