@@ -366,6 +366,10 @@ std::vector<KeySpec> build_schema() {
                enum_field([](RunConfig& c) -> auto& {
                  return c.platform.system.routing_params.torus_ties;
                }, ties)),
+      text_key("routing.table", "",
+               "routing.algorithm = table: the file of allowed output ports per router and "
+               "destination (docs/routing.md#table-driven-routing)",
+               COLLNOC_FIELD(platform.system.routing_params.table)),
       enum_key("routing.selection",
                "among an adaptive routing function's candidate ports, which to ask for first",
                [] { return names_of(selection_strategies()); },

@@ -93,7 +93,9 @@ class Scratch {
         {"list_yaml", "- topology.k: 4\n- router.vcs: 2\n"},
         {"scalar_yaml", "just words\n"},
         {"unknown_key_yaml", "topology:\n  kind: mesh\n  colour: blue\n"},
-        {"twice_yaml", "router:\n  vcs: 2\nrouter.vcs: 4\n"}};
+        {"twice_yaml", "router:\n  vcs: 2\nrouter.vcs: 4\n"},
+        {"table_4x4", read_text(std::string(COLLNOC_SOURCE_DIR) +
+                                "/configs/routing/mesh4x4_west_first.table")}};
     for (const auto& [name, text] : files) {
       names_[name] = f + name;
       std::ofstream(f + name, std::ios::binary) << text;

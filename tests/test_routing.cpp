@@ -2,6 +2,10 @@
 // minimal path, and the channel dependency graph of dimension-order routing (escape channels for
 // the adaptive one) is acyclic, hence deadlock-free.
 #include <catch2/catch.hpp>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <numeric>
 #include <set>
@@ -10,6 +14,7 @@
 #include "noc/routing/adaptive.hpp"
 #include "noc/routing/dimension_order.hpp"
 #include "noc/routing/routing.hpp"
+#include "noc/routing/table.hpp"
 #include "noc/routing/turn_model.hpp"
 #include "noc/routing/two_phase.hpp"
 #include "noc/routing/updown.hpp"
@@ -733,4 +738,76 @@ TEST_CASE("routing.selection is refused by routing functions without alternative
     CHECK(res.size() == choices + (n == "adaptive"));
   }
   CHECK(make_routing("adaptive", mesh, 2)->selection() == nullptr);
+}
+
+namespace {
+
+std::string table_file(const std::string& name, const std::string& text) {
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("collnoc_table_" + std::to_string(::getpid()) + "_" + name)).string();
+  std::ofstream(path) << text;
+  return path;
+}
+
+// Every (router, destination) line of a 4x4 mesh: minimal fully adaptive (every productive
+// port), or, with `xy`, dimension order.
+std::string mesh4x4_table(bool xy) {
+  std::string text = "# 4x4 mesh\n";
+  for (unsigned r = 0; r < 16; ++r)
+    for (unsigned d = 0; d < 16; ++d) {
+      if (r == d) continue;
+      const int dx = int(d % 4) - int(r % 4), dy = int(d / 4) - int(r / 4);
+      std::string ports;
+      if (dx) ports += dx > 0 ? " E" : " W";
+      if (dy && (!xy || !dx)) ports += dy > 0 ? " 2" : " 3";  // (by number: N is 2, S is 3)
+      text += std::to_string(r) + " " + std::to_string(d) + ports + "  # comment\n";
+    }
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("table routing: the shipped west-first table routes as west_first does", "[routing]") {
+  KaryNCube mesh({4, 4}, false);
+  RoutingParams p;
+  p.table = std::string(COLLNOC_SOURCE_DIR) + "/configs/routing/mesh4x4_west_first.table";
+  auto table = make_routing("table", mesh, 2, p);
+  auto wf = make_routing("west_first", mesh, 2);
+  CHECK_FALSE(has_cycle(walk_all(mesh, *table, 2, false)));
+  for (NodeId s = 0; s < 16; ++s)
+    for (RouterId r = 0; r < 16; ++r)
+      for (NodeId d = 0; d < 16; ++d) CHECK(ports(*table, mesh, r, s, d) == ports(*wf, mesh, r, s, d));
+  p.table = table_file("xy", mesh4x4_table(true));
+  CHECK_FALSE(has_cycle(walk_all(mesh, *make_routing("table", mesh, 1, p), 1, false)));
+}
+
+TEST_CASE("table routing: bad tables are refused naming routing.table and the line",
+          "[routing]") {
+  KaryNCube mesh({4, 4}, false);
+  RoutingParams p;
+  const auto refused = [&](const std::string& text, const std::string& why) {
+    p.table = table_file("bad", text);
+    INFO(text.substr(0, 200));
+    CHECK_THROWS_WITH(make_routing("table", mesh, 2, p),
+                      Catch::Contains("routing.table") && Catch::Contains(why));
+  };
+  const std::string xy = mesh4x4_table(true);
+  // Every productive port everywhere: the turns close cycles.
+  refused(mesh4x4_table(false), "channel dependency graph has a cycle, so it can deadlock: router");
+  refused(xy.substr(0, xy.rfind("15 14")), "no line for router 15, destination 14");
+  refused(xy + "0 5 E\n", "a second line for router 0, destination 5");
+  refused(xy + "16 5 E\n", "router 16 is not in 0..15");
+  refused(xy + "0 16 E\n", "destination 16 is not in 0..15");
+  refused("3 3 W\n" + xy, "line 1: node 3 is attached to router 3");
+  refused("0 1 up\n" + xy, "line 1: no network port 'up'");
+  refused("0 1 W\n" + xy, "port W of router 0 is not connected");
+  refused("0 1\n" + xy, "line 1: no port given");
+  refused("zero 1 E\n", "ROUTER and DESTINATION are numbers");
+  p.table = "/no/such/file";
+  CHECK_THROWS_WITH(make_routing("table", mesh, 2, p), Catch::Contains("no such file"));
+  p.table = "";
+  CHECK_THROWS_WITH(make_routing("table", mesh, 2, p), Catch::Contains("needs routing.table"));
+  p.table = table_file("xy", xy);
+  CHECK_THROWS_WITH(make_routing("dor", mesh, 2, p),
+                    Catch::Contains("routing.table") && Catch::Contains("table only"));
 }

@@ -3,6 +3,7 @@
 #include "noc/routing/adaptive.hpp"
 #include "noc/routing/dimension_order.hpp"
 #include "noc/routing/hdn.hpp"
+#include "noc/routing/table.hpp"
 #include "noc/routing/turn_model.hpp"
 #include "noc/routing/two_phase.hpp"
 #include "noc/routing/updown.hpp"
@@ -105,6 +106,12 @@ const std::vector<RoutingEntry>& routing_functions() {
                                                   TwoPhaseKind::romm, "romm", p.dimension_order,
                                                   p.torus_ties);
        }},
+      {"table", "table-driven: per router and destination, the ports of routing.table (any "
+                "topology; its channel graph must be acyclic)",
+       [](const Topology& t, unsigned vcs, const RoutingParams& p) {
+         refuse_dimension_order(p, "table");
+         return std::make_unique<TableRouting>(t, vcs, p.table);
+       }},
       {"updown", "Up*/Down* on a BFS spanning tree (any connected topology, 1 VC suffices)",
        [](const Topology& t, unsigned vcs, const RoutingParams& p) {
          refuse_dimension_order(p, "updown");
@@ -122,14 +129,17 @@ const std::vector<RoutingEntry>& routing_functions() {
 std::unique_ptr<RoutingFunction> make_routing(const std::string& name, const Topology& topo,
                                               unsigned vcs_per_class,
                                               const RoutingParams& params) {
-  std::unique_ptr<RoutingFunction> rf =
-      lookup(routing_functions(), name, "routing.algorithm").make(topo, vcs_per_class, params);
+  const RoutingEntry& entry = lookup(routing_functions(), name, "routing.algorithm");
+  if (!params.table.empty() && name != "table")
+    throw ParamError("routing.table", params.table,
+                     "is read by routing.algorithm = table only, not " + name);
+  std::unique_ptr<RoutingFunction> rf = entry.make(topo, vcs_per_class, params);
   if (std::unique_ptr<SelectionStrategy> selection = make_selection(params.selection)) {
     if (!rf->offers_alternatives())
       throw ParamError("routing.selection", params.selection,
                        "chooses among adaptive alternatives, which routing.algorithm = " + name +
-                           " does not offer (adaptive, west_first, north_last, negative_first "
-                           "and odd_even do); leave it at first_free");
+                           " does not offer (adaptive, west_first, north_last, negative_first, "
+                           "odd_even and table do); leave it at first_free");
     rf->set_selection(std::move(selection));
   }
   return rf;

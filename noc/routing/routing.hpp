@@ -94,6 +94,7 @@ struct RoutingParams {
   DimensionOrder dimension_order = DimensionOrder::increasing;  // dor and adaptive only
   TorusTies torus_ties = TorusTies::balanced;  // dor and adaptive on tori (others: no ties)
   std::string selection = "first_free";  // among adaptive alternatives (selection.hpp)
+  std::string table;                      // routing.algorithm = table: the file (table.hpp)
 };
 
 // Registry entry: a factory that checks the routing function fits the topology, the VCs per

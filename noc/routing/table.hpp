@@ -1,0 +1,35 @@
+// Table-driven routing (`table`): the allowed output ports per router and destination, read
+// from a file (routing.table).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "noc/routing/routing.hpp"
+#include "noc/topology/topology.hpp"
+
+namespace collnoc {
+
+// The file: one line per (router, destination) pair, `ROUTER DESTINATION PORT [PORT ...]`,
+// routers and destination nodes by id, ports by number or by the topology's port name (E, W, N,
+// S on 2-D meshes and tori); `#` starts a comment. Every router needs a line for every
+// destination not attached to it (at the destination's router the packet leaves by its local
+// port). The ports are candidates in the order given (the VC allocator takes the first it can),
+// each on every VC of the packet's class, so the table is deadlock-free only if its channel
+// dependency graph is acyclic: checked on load, with the cycle named if there is one. Every
+// problem is a ParamError naming routing.table and the line.
+class TableRouting : public RoutingFunction {
+ public:
+  TableRouting(const Topology& topo, unsigned vcs_per_class, const std::string& path);
+  void route(const RouteRequest& req, RouteResult& out) const override;
+  bool offers_alternatives() const override { return true; }
+
+ private:
+  const Topology& topo_;
+  unsigned vcs_;
+  // Per (router, destination): [begin_[i], begin_[i + 1]) in ports_.
+  std::vector<std::uint32_t> begin_;
+  std::vector<std::uint8_t> ports_;
+};
+
+}  // namespace collnoc
