@@ -2,7 +2,7 @@
 """Allocator study (issue 28): saturation throughput of an 8x8 mesh per VC / switch allocator pair.
 
   configs/core/allocator_study.py [--pairs matched|cross|all] [--patterns uniform,transpose,hotspot]
-                                  [--vcs 2,4] [--jobs N] [--out DIR] [--collnoc PATH]
+                                  [--vcs 2,4] [--jobs N] [--reuse] [--out DIR] [--collnoc PATH]
 
 Base: configs/core/mesh_uniform.yaml (8x8 mesh, DOR, 4-flit packets, 4-flit buffers, wormhole,
 3-cycle hops), with 10,000 measured cycles. A load is *saturated* when the run does not complete
@@ -17,7 +17,8 @@ at both stages, `cross` adds round_robin at one stage with each other at the oth
 
 Writes into DIR (default build/allocator_study/):
   saturation.csv    one row per series
-  saturation.md     the table of docs/router.md (saturation load per pair)
+  saturation.md     the table of docs/router.md (saturation load per pair, accepted throughput
+                    there in brackets)
   saturation.png    saturation load per switch allocator, a line per VC allocator, a panel per
                     pattern and VC count
 Exit status: 0 ok, 1 a run failed, 2 bad usage or missing collnoc / matplotlib.
@@ -30,7 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from study_tools import add_common_args, check_tools, plot_panels, run_collnoc, write_csv  # noqa: E402
+from study_tools import add_common_args, check_tools, plot_panels, read_csv, run_collnoc, write_csv  # noqa: E402
 
 ALLOCATORS = ["round_robin", "output_first", "islip", "wavefront", "age"]
 CONFIG = os.path.join(HERE, "mesh_uniform.yaml")
@@ -71,6 +72,8 @@ def main():
     ap.add_argument("--patterns", default="uniform,transpose,hotspot")
     ap.add_argument("--vcs", default="2,4")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--reuse", action="store_true",
+                    help="take the series DIR/saturation.csv already has from there")
     a = ap.parse_args()
     status = check_tools("allocator_study.py", a.collnoc)
     if status:
@@ -91,11 +94,21 @@ def main():
                              "router.vc_allocator": va, "router.switch_allocator": sa})
         return s, saturation(a.collnoc, sets)
 
+    csv_path = os.path.join(a.out, "saturation.csv")
+    known = {}
+    if a.reuse and os.path.exists(csv_path):
+        for r in read_csv(csv_path):
+            known[(r["pattern"], int(r["vcs"]), r["vc_allocator"], r["switch_allocator"])] = (
+                float(r["saturation_load"]), float(r["accepted_flits_per_node_cycle"]), int(r["runs"]))
+    todo = [s for s in series if s not in known]
     start = time.time()
     rows = []
     try:
         with ThreadPoolExecutor(max_workers=a.jobs) as pool:
-            for (pattern, vcs, va, sa), (load, accepted, runs) in pool.map(run, series):
+            found = dict(known)
+            found.update(pool.map(run, todo))
+            for (pattern, vcs, va, sa) in series:
+                load, accepted, runs = found[(pattern, vcs, va, sa)]
                 rows.append({"pattern": pattern, "vcs": vcs, "vc_allocator": va,
                              "switch_allocator": sa, "saturation_load": load,
                              "accepted_flits_per_node_cycle": round(accepted, 4), "runs": runs})
@@ -105,7 +118,7 @@ def main():
         print("allocator_study.py: %s" % e, file=sys.stderr)
         return 1
     wall = time.time() - start
-    write_csv(os.path.join(a.out, "saturation.csv"), rows)
+    write_csv(csv_path, rows)
 
     # The table: a row per pair, a column per pattern and VC count.
     by = {(r["pattern"], r["vcs"], r["vc_allocator"], r["switch_allocator"]): r for r in rows}
@@ -115,7 +128,9 @@ def main():
              "|---|---|" + "---|" * len(cols)]
     for va, sa in pairs:
         lines.append("| %s | %s | " % (va, sa) + " | ".join(
-            "%.4f" % by[(p, v, va, sa)]["saturation_load"] for p, v in cols) + " |")
+            "%.4f (%.3f)" % (by[(p, v, va, sa)]["saturation_load"],
+                             by[(p, v, va, sa)]["accepted_flits_per_node_cycle"])
+            for p, v in cols) + " |")
     with open(os.path.join(a.out, "saturation.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
@@ -136,7 +151,8 @@ def main():
                 "8x8 mesh, DOR, 4-flit packets: saturation load per allocator pair",
                 panels, cols=len(vcs_list), width=7.0)
     runs = sum(r["runs"] for r in rows)
-    print("%d series, %d runs, %.0f s wall (--jobs %d)" % (len(rows), runs, wall, a.jobs))
+    print("%d series (%d run now), %d runs, %.0f s wall (--jobs %d)" %
+          (len(rows), len(todo), runs, wall, a.jobs))
     return 0
 
 
