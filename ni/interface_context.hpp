@@ -4,6 +4,7 @@
 #pragma once
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
@@ -62,7 +63,10 @@ struct RoundTally {
 
 class InterfaceContext final : public ContentionObserver {
  public:
-  explicit InterfaceContext(NetworkContext& net) : net_(net) {}
+  explicit InterfaceContext(NetworkContext& net) : net_(net) {
+    if (net.packets.owner_bytes() >= sizeof(MessageFields))  // (the NIs check it when made)
+      net.packets.set_created_cycle_field(offsetof(MessageFields, created_cycle));
+  }
   // Counting per round: on (firmware runs) the routers report their contention here.
   void tally_rounds() { net_.contention_observer = this; }
   void count_packets(std::uint16_t round, std::uint64_t packets) {

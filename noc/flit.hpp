@@ -139,6 +139,19 @@ class PacketPool {
     check_owned<T>();
     return *std::launder(reinterpret_cast<T*>(record(h) + kOwnerOffset));
   }
+  // Where, in its owner bytes, the owner keeps the cycle each packet was created (the age that
+  // oldest-first allocators compare; kNoField: none, routers then use a head's arrival cycle).
+  static constexpr std::size_t kNoField = ~std::size_t{0};
+  void set_created_cycle_field(std::size_t offset) {
+    assert(offset + sizeof(Cycle) <= owner_bytes());
+    created_cycle_field_ = offset;
+  }
+  bool has_created_cycle() const { return created_cycle_field_ != kNoField; }
+  Cycle created_cycle(PacketHandle h) const {
+    Cycle c;
+    std::memcpy(&c, record(h) + kOwnerOffset + created_cycle_field_, sizeof c);
+    return c;
+  }
   // Packets in flight (between parallel cycles).
   std::size_t live() const {
     std::int64_t n = 0;
@@ -181,6 +194,7 @@ class PacketPool {
     void operator()(std::byte* p) const { ::operator delete[](p, std::align_val_t{64}); }
   };
   std::size_t record_bytes_;
+  std::size_t created_cycle_field_ = kNoField;
   std::array<std::unique_ptr<std::byte[], FreeBlock>, kMaxBlocks> blocks_;
   std::atomic<std::size_t> blocks_claimed_{0};
   std::array<LaneState, kMaxThreads> lanes_;

@@ -257,6 +257,9 @@ std::vector<KeySpec> build_schema() {
       enum_key("router.switch_allocator", "switch allocator of every router",
                [] { return names_of(switch_allocators()); },
                COLLNOC_FIELD(platform.system.router.switch_allocator)),
+      uint_key("router.islip_iterations", Router::islip_iterations_range, "iterations",
+               "request-grant-accept iterations per cycle of the islip allocators",
+               COLLNOC_FIELD(platform.system.router.islip_iterations)),
 
       uint_key("link.latency_cycles", LinkParams::latency_range, "cycles",
                "router-to-router link: flit sent to flit in the next router's buffer",

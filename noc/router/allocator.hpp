@@ -33,6 +33,9 @@ class VcAllocator {
   // Requests arrive grouped by input VC, in ascending input order. At most one grant per input
   // VC and per output VC.
   virtual void allocate(const std::vector<VcRequest>& requests, std::vector<VcGrant>& grants) = 0;
+  // Age-based allocators keep `created` (per input VC: the cycle the packet at its front was
+  // created, which the router keeps up to date) and return true; the others ignore it.
+  virtual bool use_ages(const Cycle* /*created*/) { return false; }
 };
 
 // One cycle's switch requests of a router: per input port, the VCs whose front flit is ready to
@@ -57,11 +60,13 @@ class SwitchAllocator {
  public:
   virtual ~SwitchAllocator() = default;
   virtual void allocate(const SwitchRequests& requests, SwitchGrants& grants) = 0;
+  virtual bool use_ages(const Cycle* /*created*/) { return false; }  // (as VcAllocator's)
 };
 
 struct AllocatorShape {
   unsigned ports;
   unsigned vcs;  // per port
+  unsigned islip_iterations = 1;  // iSLIP: request-grant-accept rounds per cycle
 };
 
 // An allocator is one class and one registration line (allocators.cpp): its constructor takes

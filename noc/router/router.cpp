@@ -15,6 +15,7 @@ void validate(const RouterParams& p) {
   check_range("router.buffer_flits", p.buffer_flits, RouterParams::buffer_flits_range);
   check_range("router.hop_latency_cycles", p.hop_latency_cycles,
               RouterParams::hop_latency_cycles_range);
+  check_range("router.islip_iterations", p.islip_iterations, RouterParams::islip_iterations_range);
   check_range("hta.timeout_cycles", p.hta.timeout_cycles, HtaParams::timeout_cycles_range);
   check_range("hta.reinjection_delay_cycles", p.hta.reinjection_delay_cycles,
               HtaParams::reinjection_delay_cycles_range);
@@ -94,10 +95,13 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
   }
   // The router's state, from the network's state memory in this order (see the members).
   StateMemory& state = net_.state;
-  const AllocatorShape shape{ports, params.vcs};
+  const AllocatorShape shape{ports, params.vcs, params.islip_iterations};
   vc_alloc_ = vc_allocator_maker(params.vc_allocator)(shape, state);
   sw_alloc_ = switch_allocator_maker(params.switch_allocator)(shape, state);
   const std::size_t n_vcs = static_cast<std::size_t>(ports) * params.vcs;
+  created_.assign(n_vcs, 0);
+  ages_ = vc_alloc_->use_ages(created_.data()) | sw_alloc_->use_ages(created_.data());
+  if (!ages_) created_ = std::vector<Cycle>();
   const std::size_t words = (n_vcs + 63) / 64, n_slots = n_vcs * params.buffer_flits;
   nonempty_words_ = static_cast<std::uint8_t>(words);  // (at most 64 ports x 32 VCs: 32 words)
   in_links_ = state.array<Link*>(ports);
@@ -172,6 +176,9 @@ void Router::start_head(unsigned ivc_index, const Arrival& head, Cycle arrived, 
   ++routing_count_;
   ivc.contended = false;
   ivc.ready_cycle = std::max<Cycle>(arrived + hop_latency_cycles_ - 1, earliest);
+  if (ages_)  // (once per packet and router, for oldest-first allocators only)
+    created_[ivc_index] =
+        net_.packets.has_created_cycle() ? net_.packets.created_cycle(head.packet) : arrived;
   HeadRoute& r = routes_[ivc_index];
   r.length = head.length;
   r.vc_class = head.vc_class;

@@ -73,6 +73,7 @@ struct RouterParams {
   VcRealloc vc_realloc = VcRealloc::automatic;
   std::string vc_allocator = "round_robin";
   std::string switch_allocator = "round_robin";
+  unsigned islip_iterations = 1;    // iSLIP allocators: request-grant-accept rounds per cycle
   // Payload words a flit carries: what each buffer slot holds (1..kMaxFlitWords). Not a key
   // of its own: the system sets it from the NIs' flit width (ni.flit_width_bits / 32).
   unsigned flit_words = kMaxFlitWords;
@@ -84,6 +85,7 @@ struct RouterParams {
   static constexpr UintRange vc_classes_range{1, kU32Max};  // and dividing vcs
   static constexpr UintRange buffer_flits_range{1, 65535};
   static constexpr UintRange hop_latency_cycles_range{1, 1000};
+  static constexpr UintRange islip_iterations_range{1, 64};  // (at most 64 ports: a full matching)
 };
 
 // Throws ParamError naming the offending router.* key.
@@ -421,6 +423,7 @@ class Router : public Clocked<Router> {
   bool traced_ = false;
   bool multicast_work_ = false;  // a multicast VC or held message (update_multicast_work)
   bool sinks_ = false;           // a local port has more than one sink channel (sink_next_)
+  bool ages_ = false;            // an allocator is oldest-first: keep created_ (start_head)
   std::uint8_t multicast_class_ = 0xff;  // the class multicast messages use; none = 0xff
   Link** in_links_;
   std::uint64_t* nonempty_;  // bit per input VC with flits buffered
@@ -438,6 +441,8 @@ class Router : public Clocked<Router> {
   RouterId id_;
   unsigned ports_;
   RouterParams params_;
+  // Oldest-first allocators: per input VC, the cycle its front packet was created (ages_).
+  std::vector<Cycle> created_;
   // Output VCs reallocated only when empty (bits over all VCs), on ports to routers and to NIs.
   std::uint32_t empty_realloc_to_router_ = 0, empty_realloc_to_ni_ = 0;
   std::vector<PortTrace> trace_;  // empty unless traced
