@@ -50,6 +50,13 @@ void set_companions(RunConfig& rc, const std::string& key, const ConfigValue& v)
     set(rc, "topology.kind", std::string("hdn"));
     set(rc, "routing.algorithm", std::string("hdn"));
   }
+  // A selection strategy needs a routing function with alternatives; table routing a table.
+  if (key == "routing.selection") set(rc, "routing.algorithm", std::string("adaptive"));
+  if (key == "routing.algorithm" && s && *s == "table") {
+    set(rc, "topology.k", std::vector<std::uint64_t>{4});
+    set(rc, "routing.table",
+        std::string(COLLNOC_SOURCE_DIR) + "/configs/routing/mesh4x4_west_first.table");
+  }
   // Multicast traffic needs routers that replicate: a class of VCs for it, VCs for a message.
   if (key == "traffic.multicast_fraction") {
     set(rc, "router.vcs", std::uint64_t{6});
