@@ -91,8 +91,9 @@ const std::vector<TorusTies>& torus_ties_values();
 
 // Options of the routing functions beside their name (routing.*).
 struct RoutingParams {
-  DimensionOrder dimension_order = DimensionOrder::increasing;  // dor and adaptive only
-  TorusTies torus_ties = TorusTies::balanced;  // dor and adaptive on tori (others: no ties)
+  // dor, adaptive (its escape channels), valiant and romm (each phase); others refuse it
+  DimensionOrder dimension_order = DimensionOrder::increasing;
+  TorusTies torus_ties = TorusTies::balanced;  // the same functions, on tori (others: no ties)
   std::string selection = "first_free";  // among adaptive alternatives (selection.hpp)
   std::string table;                      // routing.algorithm = table: the file (table.hpp)
 };
