@@ -84,15 +84,12 @@ inline void add_winner(SwitchGrants& g, unsigned port, unsigned vc, unsigned out
 // two of it instead of one line per array (a large network's routers do not stay in cache
 // between cycles).
 
-// Input-first separable VC allocator: each input VC picks one output VC (its first request with
-// a free VC, the VC after that output port's round-robin pointer), then each output VC grants
-// the requesting input VC after its own pointer (round_robin) or the oldest, ties to the one
-// after the pointer (age).
+// The arrays of the separable VC allocators (input-first and output-first): round-robin
+// pointers, and the choice of each output VC this cycle.
 // (alignas: the first of its router's state, on a cache line of its own start.)
-template <bool kOldestFirst>
-class alignas(64) SeparableInputFirstVcAllocator : public VcAllocator {
- public:
-  SeparableInputFirstVcAllocator(const AllocatorShape& s, StateMemory& memory) : shape_(s) {
+class alignas(64) SeparableVcAllocator : public VcAllocator {
+ protected:
+  SeparableVcAllocator(const AllocatorShape& s, StateMemory& memory) : shape_(s) {
     const unsigned n = s.ports * s.vcs;
     port_ptr_ = memory.array<std::uint16_t>(s.ports + 3 * n);
     out_ptr_ = port_ptr_ + s.ports;
@@ -100,6 +97,24 @@ class alignas(64) SeparableInputFirstVcAllocator : public VcAllocator {
     touched_ = best_ + n;
     std::fill(best_, touched_, kNone);
   }
+
+  static constexpr std::uint16_t kNone = 0xffff;  // (at most 64 ports x 32 VCs = 2048 inputs)
+  AllocatorShape shape_;
+  std::uint16_t* port_ptr_;  // per output port: next VC to hand out (first to accept)
+  std::uint16_t* out_ptr_;   // per output VC: next input VC to favour
+  std::uint16_t* best_;      // per output VC: the input VC it grants this cycle (kNone: none)
+  std::uint16_t* touched_;   // output VCs asked for this cycle
+};
+
+// Input-first separable VC allocator: each input VC picks one output VC (its first request with
+// a free VC, the VC after that output port's round-robin pointer), then each output VC grants
+// the requesting input VC after its own pointer (round_robin) or the oldest, ties to the one
+// after the pointer (age).
+template <bool kOldestFirst>
+class SeparableInputFirstVcAllocator : public SeparableVcAllocator {
+ public:
+  SeparableInputFirstVcAllocator(const AllocatorShape& s, StateMemory& memory)
+      : SeparableVcAllocator(s, memory) {}
 
   bool use_ages(const Cycle* created) override {
     if (!kOldestFirst) return false;
@@ -150,12 +165,6 @@ class alignas(64) SeparableInputFirstVcAllocator : public VcAllocator {
   }
 
  private:
-  static constexpr std::uint16_t kNone = 0xffff;  // (at most 64 ports x 32 VCs = 2048 inputs)
-  AllocatorShape shape_;
-  std::uint16_t* port_ptr_;  // per output port: next VC to hand out
-  std::uint16_t* out_ptr_;   // per output VC: next input VC to favour
-  std::uint16_t* best_;      // per output VC: the input VC it grants this cycle (kNone: none)
-  std::uint16_t* touched_;   // output VCs asked for this cycle
   const Cycle* created_ = nullptr;  // age: per input VC, its front packet's creation cycle
 };
 
@@ -163,16 +172,10 @@ class alignas(64) SeparableInputFirstVcAllocator : public VcAllocator {
 // it (round-robin, pointer per output VC), then each input VC accepts one of the output VCs that
 // granted it: of its earliest request with a grant, the VC after that port's pointer. The
 // arbiters decide in parallel; a pointer moves past its choice only when that makes a grant.
-class alignas(64) SeparableOutputFirstVcAllocator : public VcAllocator {
+class SeparableOutputFirstVcAllocator : public SeparableVcAllocator {
  public:
-  SeparableOutputFirstVcAllocator(const AllocatorShape& s, StateMemory& memory) : shape_(s) {
-    const unsigned n = s.ports * s.vcs;
-    port_ptr_ = memory.array<std::uint16_t>(s.ports + 3 * n);
-    out_ptr_ = port_ptr_ + s.ports;
-    best_ = out_ptr_ + n;
-    touched_ = best_ + n;
-    std::fill(best_, touched_, kNone);
-  }
+  SeparableOutputFirstVcAllocator(const AllocatorShape& s, StateMemory& memory)
+      : SeparableVcAllocator(s, memory) {}
 
   void allocate(const std::vector<VcRequest>& requests, std::vector<VcGrant>& grants) override {
     grants.clear();
@@ -214,14 +217,6 @@ class alignas(64) SeparableOutputFirstVcAllocator : public VcAllocator {
       port_ptr_[g.out_port] = static_cast<std::uint16_t>(ring_next(g.out_vc, shape_.vcs));
     }
   }
-
- private:
-  static constexpr std::uint16_t kNone = 0xffff;
-  AllocatorShape shape_;
-  std::uint16_t* port_ptr_;  // per output port: the VC its inputs accept first
-  std::uint16_t* out_ptr_;   // per output VC: next input VC to favour
-  std::uint16_t* best_;      // per output VC: the input VC it grants this cycle (kNone: none)
-  std::uint16_t* touched_;   // output VCs asked for this cycle
 };
 
 // iSLIP (McKeown 1999) on the input VC x output VC request matrix: per iteration, every
