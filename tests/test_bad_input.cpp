@@ -95,7 +95,9 @@ class Scratch {
         {"unknown_key_yaml", "topology:\n  kind: mesh\n  colour: blue\n"},
         {"twice_yaml", "router:\n  vcs: 2\nrouter.vcs: 4\n"},
         {"table_4x4", read_text(std::string(COLLNOC_SOURCE_DIR) +
-                                "/configs/routing/mesh4x4_west_first.table")}};
+                                "/configs/routing/mesh4x4_west_first.table")},
+        {"escape_table_4x4", read_text(std::string(COLLNOC_SOURCE_DIR) +
+                                       "/configs/routing/mesh4x4_adaptive_escape.table")}};
     for (const auto& [name, text] : files) {
       names_[name] = f + name;
       std::ofstream(f + name, std::ios::binary) << text;

@@ -19,6 +19,7 @@ struct LongRun {
   std::string routing = "adaptive";
   DimensionOrder order = DimensionOrder::increasing;  // of the escape channels
   std::string selection = "first_free";
+  std::string table;  // routing = table: the file, from the source tree
 };
 
 void run_long(const LongRun& r) {
@@ -26,6 +27,7 @@ void run_long(const LongRun& r) {
   sp.routing = r.routing;
   sp.routing_params.dimension_order = r.order;
   sp.routing_params.selection = r.selection;
+  if (!r.table.empty()) sp.routing_params.table = std::string(COLLNOC_SOURCE_DIR) + "/" + r.table;
   sp.router.vcs = r.vcs;
   auto sys = test::build(r.kind, r.k, sp);
   TrafficParams tp;
@@ -105,6 +107,11 @@ TEST_CASE("adaptive with random selection, 8x8 torus at 1.0 with 3 VCs", "[long]
 TEST_CASE("odd_even with least_credits_used selection, 8x8 mesh at 1.0 with 2 VCs", "[long]") {
   run_long({"mesh", {8, 8}, 1.0, 2, 4, "odd_even", DimensionOrder::increasing,
             "least_credits_used"});
+}
+TEST_CASE("table with an escape sub-network (fully adaptive over XY), 4x4 mesh at 1.0 with 2 VCs "
+          "and 8-flit packets", "[long]") {
+  run_long({"mesh", {4, 4}, 1.0, 2, 8, "table", DimensionOrder::increasing, "first_free",
+            "configs/routing/mesh4x4_adaptive_escape.table"});
 }
 
 // Hardware multicast (SPEC 5's network: unidirectional 8x8 torus, 3 + 3 VCs, VCT, a message a

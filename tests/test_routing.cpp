@@ -9,6 +9,7 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <tuple>
 
 #include "noc/router/router.hpp"
 #include "noc/routing/adaptive.hpp"
@@ -767,6 +768,35 @@ std::string mesh4x4_table(bool xy) {
 
 }  // namespace
 
+// A 3x3 mesh table (ids x + 3 y) whose escape sub-network is acyclic on its own but whose
+// detours close a cycle through it (Duato's indirect dependencies): escape routes follow the
+// ring of outer routers without its links 3 -> 0 and 1 -> 0 (clockwise 0 1 2 5 8 7 6 3, or back),
+// the centre leaves west. For destination 3, router 1 may detour north (escape 0E -> centre ->
+// escape 4W); for destination 1, router 3 may detour south (escape 4W -> 0 -> escape 0E).
+std::string mesh3x3_indirect_cycle_table() {
+  const std::vector<RouterId> ring = {0, 1, 2, 5, 8, 7, 6, 3};
+  const auto pos = [&](RouterId r) { return std::find(ring.begin(), ring.end(), r) - ring.begin(); };
+  const auto toward = [](RouterId from, RouterId to) {  // the port to a neighbour
+    const int dx = int(to % 3) - int(from % 3), dy = int(to / 3) - int(from / 3);
+    return dx > 0 ? "E" : dx < 0 ? "W" : dy > 0 ? "N" : "S";
+  };
+  std::string text;
+  for (RouterId r = 0; r < 9; ++r)
+    for (RouterId d = 0; d < 9; ++d) {
+      if (r == d) continue;
+      RouterId next;
+      if (r == 4) next = 3;
+      else if (d == 4) next = r % 2 ? 4 : ring[pos(r) + 1];  // (corners: on to an edge router)
+      else next = ring[pos(d) > pos(r) ? pos(r) + 1 : pos(r) - 1];
+      std::string adaptive;
+      if (r == 1 && d == 3) adaptive = "N ";
+      if (r == 3 && d == 1) adaptive = "S ";
+      text += std::to_string(r) + " " + std::to_string(d) + " " + adaptive + "escape " +
+              toward(r, next) + "\n";
+    }
+  return text;
+}
+
 TEST_CASE("table routing: the shipped west-first table routes as west_first does", "[routing]") {
   KaryNCube mesh({4, 4}, false);
   RoutingParams p;
@@ -779,6 +809,94 @@ TEST_CASE("table routing: the shipped west-first table routes as west_first does
       for (NodeId d = 0; d < 16; ++d) CHECK(ports(*table, mesh, r, s, d) == ports(*wf, mesh, r, s, d));
   p.table = table_file("xy", mesh4x4_table(true));
   CHECK_FALSE(has_cycle(walk_all(mesh, *make_routing("table", mesh, 1, p), 1, false)));
+}
+
+TEST_CASE("table routing with an escape sub-network: adaptive VCs over an acyclic escape",
+          "[routing]") {
+  KaryNCube mesh({4, 4}, false);
+  RoutingParams p;
+  p.table = std::string(COLLNOC_SOURCE_DIR) + "/configs/routing/mesh4x4_adaptive_escape.table";
+  auto rf = make_routing("table", mesh, 3, p);
+  const auto& table = dynamic_cast<const TableRouting&>(*rf);
+  CHECK(table.has_escape());
+  CHECK(table.adaptive_vcs() == 0b110u);
+  // Minimal everywhere; the adaptive turns close cycles, the escape channels alone do not.
+  CHECK(has_cycle(walk_all(mesh, *rf, 3, false)));
+  CHECK_FALSE(has_cycle(walk_all(mesh, *rf, 3, true)));
+  // Router 0 to node 15: east and north on VCs 1..2, then the XY escape east on VC 0.
+  PacketHeader hdr;
+  hdr.dst = 15;
+  RouteResult res;
+  rf->route(RouteRequest{0, mesh.local_port_of(0), 0, 15, hdr}, res);
+  REQUIRE(res.size() == 3);
+  const unsigned east = mesh.port_toward(0, 1), north = mesh.port_toward(1, 1);
+  CHECK((res[0].port == east && res[0].vc_begin == 1 && res[0].vc_end == 3));
+  CHECK((res[1].port == north && res[1].vc_begin == 1 && res[1].vc_end == 3));
+  CHECK((res[2].port == east && res[2].vc_begin == 0 && res[2].vc_end == 1));
+  // It is `adaptive` written out: the same candidates, ports and VCs, everywhere.
+  const auto adaptive = make_routing("adaptive", mesh, 3);
+  const auto candidates = [&](const RoutingFunction& f, RouterId r, NodeId d) {
+    PacketHeader h;
+    h.dst = d;
+    RouteResult out;
+    f.route(RouteRequest{r, mesh.local_port_of(r), 0, d, h}, out);
+    std::vector<std::tuple<unsigned, unsigned, unsigned>> list;
+    for (unsigned i = 0; i < out.size(); ++i) list.emplace_back(out[i].port, out[i].vc_begin, out[i].vc_end);
+    return list;
+  };
+  for (RouterId r = 0; r < 16; ++r)
+    for (NodeId d = 0; d < 16; ++d) CHECK(candidates(*rf, r, d) == candidates(*adaptive, r, d));
+  // The XY table has no escape: every VC, nothing adaptive.
+  p.table = table_file("xy", mesh4x4_table(true));
+  CHECK(make_routing("table", mesh, 3, p)->adaptive_vcs() == 0);
+}
+
+TEST_CASE("table routing with an escape sub-network: Duato's condition is checked",
+          "[routing]") {
+  KaryNCube mesh({4, 4}, false), mesh3({3, 3}, false);
+  RoutingParams p;
+  const auto refused = [&](const Topology& topo, const std::string& text, const std::string& why,
+                           unsigned vcs = 2) {
+    p.table = table_file("bad_escape", text);
+    INFO(text.substr(0, 200));
+    CHECK_THROWS_WITH(make_routing("table", topo, vcs, p),
+                      Catch::Contains("routing.table") && Catch::Contains(why));
+  };
+  std::ifstream shipped(std::string(COLLNOC_SOURCE_DIR) +
+                        "/configs/routing/mesh4x4_adaptive_escape.table");
+  const std::string escape((std::istreambuf_iterator<char>(shipped)), {});
+  REQUIRE(escape.find("0 5 E N escape E\n") != std::string::npos);
+  const auto with_line = [&](const std::string& line) {
+    std::string t = escape;
+    return t.replace(t.find("0 5 E N escape E\n"), 17, line + "\n");
+  };
+  refused(mesh, escape, "needs >= 2 VCs per class (VC 0 escape, the others adaptive); have 1", 1);
+  refused(mesh, with_line("0 5 E N"), "names an escape port and line");
+  refused(mesh, with_line("0 5 E N escape"), "escape PORT: the port is missing");
+  refused(mesh, with_line("0 5 E N escape E N"), "escape PORT ends the line ('N' follows)");
+  // Escape west from router 1 to node 5 while router 0 sends it back east: a loop.
+  std::string loop = escape;
+  loop.replace(loop.find("1 5 N escape N\n"), 15, "1 5 escape W\n");
+  loop.replace(loop.find("0 5 E N escape E\n"), 17, "0 5 escape E\n");
+  refused(mesh, loop, "packets for destination 5 can go round in a loop: router 0 -> 1 -> 0");
+  // YX escape for destinations in odd columns, XY for the others: the turns close a cycle.
+  std::string mixed;
+  for (unsigned r = 0; r < 16; ++r)
+    for (unsigned d = 0; d < 16; ++d) {
+      if (r == d) continue;
+      const int dx = int(d % 4) - int(r % 4), dy = int(d / 4) - int(r / 4);
+      const bool y_first = d % 2 == 1 && dy != 0;
+      const char* port = (dx && !y_first) ? (dx > 0 ? "E" : "W") : (dy > 0 ? "N" : "S");
+      mixed += std::to_string(r) + " " + std::to_string(d) + " escape " + port + "\n";
+    }
+  refused(mesh, mixed, "escape sub-network's channel dependency graph has a cycle, so it can deadlock");
+  // Acyclic escape, loop-free routes, but the detours close a cycle of indirect dependencies.
+  const std::string indirect = mesh3x3_indirect_cycle_table();
+  refused(mesh3, indirect, "extended channel dependency graph (Duato");
+  std::string no_detours = indirect;
+  no_detours.replace(no_detours.find("1 3 N escape"), 12, "1 3 escape");
+  p.table = table_file("no_detours", no_detours);
+  CHECK_NOTHROW(make_routing("table", mesh3, 2, p));
 }
 
 TEST_CASE("table routing: bad tables are refused naming routing.table and the line",

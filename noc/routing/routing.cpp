@@ -107,7 +107,7 @@ const std::vector<RoutingEntry>& routing_functions() {
                                                   p.torus_ties);
        }},
       {"table", "table-driven: per router and destination, the ports of routing.table (any "
-                "topology; its channel graph must be acyclic)",
+                "topology; acyclic channel graph, or an escape sub-network meeting Duato's condition)",
        [](const Topology& t, unsigned vcs, const RoutingParams& p) {
          refuse_dimension_order(p, "table");
          return std::make_unique<TableRouting>(t, vcs, p.table);
