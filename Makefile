@@ -60,7 +60,7 @@ test-sanitize: deps
 # (tests/fuzz/corpus/NAME stays as it is). Fails on any crash, sanitizer report, input slower
 # than FUZZ_TIMEOUT s or above FUZZ_RSS_MB; the input is then in $(BUILD)-fuzz/artifacts/NAME/.
 FUZZ_BUILD   := $(BUILD)-fuzz
-FUZZ_TARGETS := config codecs analyze_codec hdn_spec
+FUZZ_TARGETS := config codecs analyze_codec hdn_spec routing_table
 FUZZ_SECONDS ?= 60
 FUZZ_TIMEOUT ?= 10
 FUZZ_RSS_MB  ?= 2048

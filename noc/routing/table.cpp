@@ -80,6 +80,19 @@ TableRouting::TableRouting(const Topology& topo, unsigned vcs_per_class, const s
   if (const auto problem = input_file_problem(path)) fail(*problem);
   std::ifstream in(path);
   if (!in) fail("cannot read it");
+  load(in, path);
+}
+
+TableRouting::TableRouting(const Topology& topo, unsigned vcs_per_class, std::istream& in,
+                           const std::string& path)
+    : topo_(topo), vcs_(vcs_per_class) {
+  load(in, path);
+}
+
+void TableRouting::load(std::istream& in, const std::string& path) {
+  const auto fail = [&](const std::string& why) { throw ParamError("routing.table", path, why); };
+  const Topology& topo = topo_;
+  const unsigned vcs_per_class = vcs_;
   const RouterId routers = topo.num_routers();
   const NodeId nodes = topo.num_endpoints();
   const unsigned net_ports = topo.network_ports();

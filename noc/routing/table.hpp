@@ -2,6 +2,7 @@
 // from a file (routing.table).
 #pragma once
 #include <cstdint>
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -27,12 +28,16 @@ namespace collnoc {
 class TableRouting : public RoutingFunction {
  public:
   TableRouting(const Topology& topo, unsigned vcs_per_class, const std::string& path);
+  // The table's text from `in`; errors name `path` as the file.
+  TableRouting(const Topology& topo, unsigned vcs_per_class, std::istream& in,
+               const std::string& path);
   void route(const RouteRequest& req, RouteResult& out) const override;
   bool offers_alternatives() const override { return true; }
   std::uint32_t adaptive_vcs() const override;
   bool has_escape() const { return !escape_.empty(); }
 
  private:
+  void load(std::istream& in, const std::string& path);
   const Topology& topo_;
   unsigned vcs_;
   // Per (router, destination): [begin_[i], begin_[i + 1]) in ports_, and the escape port (when
