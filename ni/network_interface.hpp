@@ -60,6 +60,7 @@ class NetworkInterface : public Clocked<NetworkInterface> {
   NodeId id() const { return id_; }
   const Packetizer& packetizer() const { return packetizer_; }
   const Reassembler& reassembler() const { return reassembler_; }
+  void record_flows(NodeId nodes) { reassembler_.record_flows(nodes); }
   const TlmFrontEnd& front_end() const { return front_end_; }
   bool idle() const { return packetizer_.idle(); }
   void finish(Cycle now) { packetizer_.finish(now); }

@@ -33,6 +33,12 @@ struct ReassemblerCounters {
   std::uint64_t max_flits_per_cycle = 0;  // sink channels: most flits taken in one cycle
 };
 
+// A flow's measured packets (stats.per_flow): from one source to this node.
+struct FlowStats {
+  std::uint64_t packets = 0, flits = 0, latency_sum = 0;
+  std::uint32_t latency_max = 0;
+};
+
 // A message as the reassembler hands it to the core's side.
 struct ReceivedMessage {
   std::vector<std::uint32_t> words;
@@ -81,6 +87,9 @@ class Reassembler {
   }
 
   const ReassemblerCounters& counters() const { return counters_; }
+  // Per-flow statistics of the measured unicast packets, per source (stats.per_flow).
+  void record_flows(NodeId nodes) { flows_.assign(nodes, FlowStats{}); }
+  const std::vector<FlowStats>& flows() const { return flows_; }
   const std::vector<std::uint32_t>& latency_samples() const { return latency_; }
   const std::vector<std::uint32_t>& network_latency_samples() const { return network_latency_; }
   void report(Tally& t) const;
@@ -142,6 +151,7 @@ class Reassembler {
 
   std::vector<std::uint32_t> latency_, network_latency_;
   std::vector<std::uint32_t> multicast_latency_;  // creation to the last copy's delivery
+  std::vector<FlowStats> flows_;                  // per source; empty unless record_flows()
   std::vector<bool> copy_altered_;                // per lane: the copy arriving on it
   std::vector<std::vector<std::uint32_t>> rx_copy_;  // per lane: a firmware multicast's words
   NodeId id_;
@@ -235,8 +245,16 @@ void Reassembler::take_flit(At at, Link& link, InputBuffer& buffer, unsigned lan
       ++counters_.measured_delivered;
       counters_.measured_hops += h.hops;
       if (!copy) {
-        latency_.push_back(static_cast<std::uint32_t>(ready - m.created_cycle));
+        const auto latency = static_cast<std::uint32_t>(ready - m.created_cycle);
+        latency_.push_back(latency);
         network_latency_.push_back(static_cast<std::uint32_t>(ready - m.injected_cycle));
+        if (!flows_.empty()) {
+          FlowStats& flow = flows_[h.src];
+          ++flow.packets;
+          flow.flits += f.length;
+          flow.latency_sum += latency;
+          flow.latency_max = std::max(flow.latency_max, latency);
+        }
       }
       net_.measured_delivered(at);
       // The last one after the window ends the workload.

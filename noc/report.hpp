@@ -107,7 +107,8 @@ class Tally {
   }
   // Flits (or any count) over node-cycles of the measurement window (write()'s `node_cycles`).
   void per_node_cycle(std::string_view key, std::uint64_t n) { at(key, Kind::per_node_cycle).whole += n; }
-  // Samples, written as key.mean, .p50, .p99 (nearest rank) and .max.
+  // Samples, written as key.mean, .p50, .p90, .p99, .p99_9 (nearest rank), .max and a
+  // histogram (.histogram_edges: each bucket's lower edge, .histogram_counts; histogram_bucket).
   void distribution(std::string_view key, const std::vector<std::uint32_t>& samples) {
     Entry& e = at(key, Kind::distribution);
     e.samples.insert(e.samples.end(), samples.begin(), samples.end());
@@ -168,25 +169,51 @@ class Tally {
     return e;
   }
   static void summarise(Report& r, const std::string& key, std::vector<std::uint32_t> v) {
-    double mean = 0, p50 = 0, p99 = 0, max = 0;
+    double mean = 0;
+    std::uint32_t p50 = 0, p90 = 0, p99 = 0, p99_9 = 0, max = 0;
+    std::vector<std::uint64_t> counts;
     if (!v.empty()) {
       std::sort(v.begin(), v.end());
       double sum = 0;
       for (auto x : v) sum += x;
       mean = sum / static_cast<double>(v.size());
-      auto rank = [&](double q) {
+      auto rank = [&](double q) {  // nearest rank
         std::size_t i = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size())));
-        return static_cast<double>(v[std::min(v.size() - 1, i > 0 ? i - 1 : 0)]);
+        return v[std::min(v.size() - 1, i > 0 ? i - 1 : 0)];
       };
-      p50 = rank(0.50);
-      p99 = rank(0.99);
+      p50 = rank(0.50), p90 = rank(0.90), p99 = rank(0.99), p99_9 = rank(0.999);
       max = v.back();
+      counts.assign(histogram_bucket(max) + 1, 0);
+      for (auto x : v) ++counts[histogram_bucket(x)];
     }
     r.set(key + ".mean", mean);
-    r.set(key + ".p50", p50);
-    r.set(key + ".p99", p99);
-    r.set(key + ".max", max);
+    r.set(key + ".p50", static_cast<double>(p50));
+    r.set(key + ".p90", static_cast<double>(p90));
+    r.set(key + ".p99", static_cast<double>(p99));
+    r.set(key + ".p99_9", static_cast<double>(p99_9));
+    r.set(key + ".max", static_cast<double>(max));
+    std::vector<std::uint64_t> edges(counts.size());
+    for (std::size_t i = 0; i < edges.size(); ++i) edges[i] = histogram_edge(static_cast<unsigned>(i));
+    r.set(key + ".histogram_edges", std::move(edges));
+    r.set(key + ".histogram_counts", std::move(counts));
   }
+
+ public:
+  // The latency histogram's fixed buckets: one per value below 8, then four per power of two
+  // (bucket i >= 8 starts at 2^k + s 2^(k-2), k = 3 + (i - 8) / 4, s = (i - 8) % 4), so a
+  // bucket is at most a quarter of its lower edge wide.
+  static unsigned histogram_bucket(std::uint64_t v) {
+    if (v < 8) return static_cast<unsigned>(v);
+    const unsigned k = 63u - static_cast<unsigned>(__builtin_clzll(v));
+    return 8 + (k - 3) * 4 + static_cast<unsigned>((v - (std::uint64_t{1} << k)) >> (k - 2));
+  }
+  static std::uint64_t histogram_edge(unsigned i) {
+    if (i < 8) return i;
+    const unsigned k = 3 + (i - 8) / 4, s = (i - 8) % 4;
+    return (std::uint64_t{1} << k) + (std::uint64_t{s} << (k - 2));
+  }
+
+ private:
   std::vector<Entry> entries_;
   std::map<std::string, std::size_t, std::less<>> index_;
   std::vector<std::pair<std::string, Report>> rows_;

@@ -29,6 +29,8 @@ void validate(const RunParams& p) {
               RunParams::steady_state_interval_cycles_range);
   check_range("sim.steady_state_tolerance", p.steady_state_tolerance,
               RunParams::steady_state_tolerance_range);
+  check_range("stats.series_interval_cycles", p.series_interval_cycles,
+              RunParams::series_interval_cycles_range);
   if (!p.steady_state) return;
   // (The window may open as late as the longest warm-up.)
   if (p.steady_state_max_warmup_cycles < p.warmup_cycles)
@@ -61,6 +63,9 @@ const char* to_string(RunStatus s) {
 Simulation::Simulation(NocSystem& system, const RunParams& params, Firmware* firmware)
     : sys_(system), params_(params), firmware_(firmware) {
   validate(params_);
+  if (params_.per_flow)
+    for (std::size_t n = 0; n < sys_.num_nis(); ++n)
+      sys_.ni(static_cast<NodeId>(n)).record_flows(static_cast<NodeId>(sys_.num_nis()));
   if (firmware_) {
     window_begin_ = 0;
     for (std::size_t n = 0; n < sys_.num_nis(); ++n)
@@ -94,6 +99,54 @@ bool Simulation::steady(Cycle now) {
   if (now < params_.warmup_cycles) return false;
   steady_reached_ = settled;
   return settled || now >= params_.steady_state_max_warmup_cycles;
+}
+
+void Simulation::sample_series(Cycle now) {
+  std::uint64_t flits = 0;
+  for (std::size_t n = 0; n < sys_.num_nis(); ++n)
+    flits += sys_.ni(static_cast<NodeId>(n)).reassembler().counters().flits_delivered;
+  series_flits_.push_back(flits);
+  series_last_cycle_ = now;
+}
+
+// The flows of highest mean latency first (ties: by source, then destination), the
+// stats.per_flow_top of them.
+void Simulation::report_flows(Report& r, double window_cycles) const {
+  struct Flow {
+    NodeId src, dst;
+    const FlowStats* s;
+    double mean;
+  };
+  std::vector<Flow> flows;
+  for (std::size_t d = 0; d < sys_.num_nis(); ++d) {
+    const auto& from = sys_.ni(static_cast<NodeId>(d)).reassembler().flows();
+    for (std::size_t src = 0; src < from.size(); ++src)
+      if (from[src].packets)
+        flows.push_back({static_cast<NodeId>(src), static_cast<NodeId>(d), &from[src],
+                         static_cast<double>(from[src].latency_sum) /
+                             static_cast<double>(from[src].packets)});
+  }
+  const auto higher = [](const Flow& a, const Flow& b) {
+    if (a.mean != b.mean) return a.mean > b.mean;
+    return a.src != b.src ? a.src < b.src : a.dst < b.dst;
+  };
+  const std::size_t keep = params_.per_flow_top ? std::min<std::size_t>(params_.per_flow_top, flows.size())
+                                                : flows.size();
+  std::partial_sort(flows.begin(), flows.begin() + static_cast<std::ptrdiff_t>(keep), flows.end(), higher);
+  r.set("flows.measured", static_cast<std::uint64_t>(flows.size()));
+  for (std::size_t i = 0; i < keep; ++i) {
+    const Flow& f = flows[i];
+    Report row;
+    row.set("src", static_cast<std::uint64_t>(f.src));
+    row.set("dst", static_cast<std::uint64_t>(f.dst));
+    row.set("packets", f.s->packets);
+    row.set("flits", f.s->flits);
+    row.set("latency_cycles_mean", f.mean);
+    row.set("latency_cycles_max", static_cast<std::uint64_t>(f.s->latency_max));
+    row.set("throughput_flits_per_cycle",
+            window_cycles > 0 ? static_cast<double>(f.s->flits) / window_cycles : 0.0);
+    r.append("flows", std::move(row));
+  }
 }
 
 bool Simulation::finished(Cycle now) const {
@@ -135,6 +188,8 @@ RunOutcome Simulation::run() {
   };
   Cycle stop = stop_cycle();
   Cycle next_sample = params_.steady_state_interval_cycles;
+  const Cycle series = params_.series_interval_cycles;
+  Cycle next_series = series ? series : kNever;
 
   for (;;) {
     if (params_.interrupt && params_.interrupt->load() != 0) {
@@ -146,12 +201,17 @@ RunOutcome Simulation::run() {
     const Cycle window_end = window_end_;
     if (!firmware_ && now0 < window_end) target = std::min(target, window_end);
     if (!firmware_ && window_begin_ == kNever) target = std::min(target, next_sample);
+    target = std::min(target, next_series);
     // Before the window ends nothing stops a synthetic run early, so the clock may evaluate
     // up to this chunk's end in waves (Clock::set_wave_rows); after it, a delivery may end the
     // run on its cycle.
     clock.set_wave_end(!firmware_ && target <= window_end ? target : 0);
     if (target > now0) sc_start(clock.at(target) - sc_time_stamp());
     const Cycle now = clock.now();
+    if (now == next_series) {
+      sample_series(now);
+      next_series += series;
+    }
     if (window_begin_ == kNever && now == next_sample) {
       next_sample += params_.steady_state_interval_cycles;
       if (steady(now)) {
@@ -333,6 +393,24 @@ void Simulation::gather(RunOutcome& out, double wall_seconds, bool completed) co
   const double window = firmware_ ? static_cast<double>(completion ? completion : cycles)
                                   : static_cast<double>(window_reached);
   t.write(r, window > 0 ? nodes * window : 0.0);
+  if (const Cycle interval = params_.series_interval_cycles) {
+    // Flits delivered per node and cycle in each interval; the last one as far as the run went.
+    std::uint64_t delivered_now = 0;
+    for (std::size_t n = 0; n < sys_.num_nis(); ++n)
+      delivered_now += sys_.ni(static_cast<NodeId>(n)).reassembler().counters().flits_delivered;
+    std::vector<double> series;
+    std::uint64_t before = 0;
+    for (std::uint64_t f : series_flits_) {
+      series.push_back(static_cast<double>(f - before) / (nodes * static_cast<double>(interval)));
+      before = f;
+    }
+    if (cycles > series_last_cycle_)
+      series.push_back(static_cast<double>(delivered_now - before) /
+                       (nodes * static_cast<double>(cycles - series_last_cycle_)));
+    r.set("throughput.series_interval_cycles", interval);
+    r.set("throughput.series_flits_per_node_cycle", std::move(series));
+  }
+  if (params_.per_flow) report_flows(r, window);
 
   if (firmware_) {  // per round of the firmware (MessageLayer::mark_round), rounds with traffic
     const std::vector<RoundTally> rounds = sys_.interfaces().round_totals();

@@ -24,6 +24,13 @@ struct RunParams {
   Cycle steady_state_interval_cycles = 1000;
   double steady_state_tolerance = 0.005;  // flits/node/cycle
   Cycle steady_state_max_warmup_cycles = 100000;
+  // The accepted throughput over time (throughput.series_*): flits delivered per node and cycle
+  // in each interval of this many cycles; 0: none.
+  Cycle series_interval_cycles = 1000;
+  // Per source-destination flow (stats.per_flow): the `per_flow_top` flows of highest mean
+  // latency in the results (0: every flow that delivered a measured packet).
+  bool per_flow = false;
+  std::uint32_t per_flow_top = 20;
   std::uint64_t seed = 1;
   bool progress = true;           // print progress on stderr for runs longer than a few seconds
   // Nonzero stops the run at its next check (every 256 cycles at most) with the results so far
@@ -40,6 +47,8 @@ struct RunParams {
   static constexpr UintRange steady_state_interval_cycles_range{1, kU32Max};
   static constexpr RealRange steady_state_tolerance_range{0.0, 1.0};
   static constexpr UintRange steady_state_max_warmup_cycles_range{0, kU64Max};
+  static constexpr UintRange series_interval_cycles_range{0, kU32Max};
+  static constexpr UintRange per_flow_top_range{0, kU32Max};
 };
 
 void validate(const RunParams& p);
@@ -79,6 +88,11 @@ class Simulation {
   std::uint64_t sampled_flits_ = 0;
   double sampled_throughput_ = -1.0;
   bool steady_reached_ = false;
+  // The throughput series: flits delivered at each interval's end, and where the last one ended.
+  std::vector<std::uint64_t> series_flits_;
+  Cycle series_last_cycle_ = 0;
+  void sample_series(Cycle now);
+  void report_flows(Report& r, double window_cycles) const;
 };
 
 }  // namespace collnoc

@@ -536,6 +536,27 @@ std::vector<KeySpec> build_schema() {
                "steady state: the window opens here if the throughput has not settled "
                "(sim.steady_state_reached = false)",
                COLLNOC_FIELD(run.steady_state_max_warmup_cycles)),
+      enum_key("sim.warmup",
+               "synthetic: how the warm-up ends: cycles (after sim.warmup_cycles) or auto (when "
+               "the throughput is steady: the same as sim.steady_state = true)",
+               [] { return std::vector<std::string>{"cycles", "auto"}; },
+               Access{[](RunConfig& c, const ConfigValue& v) {
+                        if (text(v) == "auto") c.run.steady_state = true;
+                      },
+                      [](const RunConfig& c) -> ConfigValue {
+                        return std::string(c.run.steady_state ? "auto" : "cycles");
+                      }}),
+      uint_key("stats.series_interval_cycles", Run::series_interval_cycles_range, "cycles",
+               "the accepted throughput over time: flits delivered per node and cycle in "
+               "intervals of this (throughput.series_flits_per_node_cycle); 0 = none",
+               COLLNOC_FIELD(run.series_interval_cycles)),
+      bool_key("stats.per_flow",
+               "per source-destination flow: packets, flits, latency and throughput of the "
+               "measured packets (the flows list)",
+               COLLNOC_FIELD(run.per_flow)),
+      uint_key("stats.per_flow_top", Run::per_flow_top_range, "flows",
+               "stats.per_flow: the flows of highest mean latency listed; 0 = every flow",
+               COLLNOC_FIELD(run.per_flow_top)),
       bool_key("sim.activity_driven",
                "idle blocks sleep until woken (results are identical either way)",
                COLLNOC_FIELD(platform.system.activity_driven)),
