@@ -52,9 +52,8 @@ inline std::string temp_path(const std::string& name) {
   return dir.path() + "/" + name;
 }
 
-inline Result run_collnoc(const std::string& args, bool with_stderr = true) {
-  const std::string cmd =
-      std::string(COLLNOC_BINARY) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
+// A shell command's exit status and its stdout.
+inline Result run_shell(const std::string& cmd) {
   FILE* pipe = popen(cmd.c_str(), "r");
   REQUIRE(pipe != nullptr);
   std::string out;
@@ -62,6 +61,11 @@ inline Result run_collnoc(const std::string& args, bool with_stderr = true) {
   while (std::size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
   const int raw = pclose(pipe);
   return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, out};
+}
+
+inline Result run_collnoc(const std::string& args, bool with_stderr = true) {
+  return run_shell(std::string(COLLNOC_BINARY) + " " + args +
+                   (with_stderr ? " 2>&1" : " 2>/dev/null"));
 }
 
 // `collnoc run --quiet ARGS`, which must succeed; its results (written to scratch file NAME.json).
