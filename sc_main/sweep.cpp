@@ -681,8 +681,12 @@ int sweep_command(const SweepOptions& options) {
   csv.finish(points);
   if (raw_csv) raw_csv->finish(runs);
   if (forwarded) {
+    // Without --raw, the runs of a point whose seeds did not all finish are not kept.
     std::cerr << "collnoc: sweep interrupted: " << done << " of " << to_run << " " << unit
-              << " finished and are in " << (raw ? options.raw_path : options.out_path)
+              << " finished and are in "
+              << (raw      ? options.raw_path
+                  : seeded ? options.out_path + " (the points whose every seed finished)"
+                           : options.out_path)
               << " (run the sweep again with --resume for the rest)\n";
     return InterruptGuard::exit_status();
   }

@@ -85,6 +85,24 @@ inline std::string read_text(const std::string& path) {
   return s.str();
 }
 
+// A CSV text with the fields of its wall-clock columns (their names say "second": sim.wall_seconds,
+// the speeds per second, their .ci95) replaced by "-": what two sweeps of the same runs share.
+inline std::string without_wall_clock(const std::string& csv) {
+  std::istringstream lines(csv);
+  std::string line, out;
+  std::vector<bool> wall;
+  for (bool header = true; std::getline(lines, line); header = false) {
+    std::istringstream fields(line);
+    std::size_t i = 0;
+    for (std::string field; std::getline(fields, field, ','); ++i) {
+      if (header) wall.push_back(field.find("second") != std::string::npos);
+      out += (i < wall.size() && wall[i] ? std::string("-") : field) + ",";
+    }
+    out += "\n";
+  }
+  return out;
+}
+
 // A collnoc process started in the background with `args` as they are (no shell), its output in
 // a file; `tmpdir` as its TMPDIR, and `cwd` (unless empty) as its working directory.
 struct Child {
