@@ -5,7 +5,7 @@ JOBS  ?= 2
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE := 1
 
 DEBIAN_PACKAGES := g++ make cmake pkg-config libsystemc-dev catch2 libyaml-cpp-dev \
-                   nlohmann-json3-dev libcli11-dev
+                   nlohmann-json3-dev libcli11-dev libboost-dev parallel
 # `make fuzz` only: clang and its libFuzzer runtime.
 FUZZ_PACKAGES := clang libclang-rt-14-dev
 

@@ -125,23 +125,56 @@ int cli_main(int argc, char** argv) {
 
   SweepOptions sweep;
   CLI::App* sweep_cmd =
-      app.add_subcommand("sweep", "run one configuration over a list of values of one key, "
-                                  "a process per point, into a CSV");
+      app.add_subcommand("sweep", "run one configuration over the values of one key, or a grid "
+                                  "of several, a process per run, into a CSV");
   sweep_cmd->add_option("config", sweep.config_path, "YAML configuration (-: built-in defaults)")
       ->required();
   sweep_cmd->add_option("--set", sweep.overrides, "override one key: key=value (repeatable)")
       ->allow_extra_args(false);
-  sweep_cmd->add_option("--param", sweep.param, "the key to sweep")->required();
-  sweep_cmd->add_option("--values", sweep.values, "its values, comma-separated (e.g. 0.1,0.2)")
+  sweep_cmd->add_option("--param", sweep.params,
+                        "a key to sweep (repeatable: several make the cross product)")
+      ->allow_extra_args(false)
       ->required();
-  sweep_cmd->add_option("--jobs,-j", sweep.jobs, "points simulated at once")
+  sweep_cmd->add_option("--values", sweep.values,
+                        "its values, comma-separated (e.g. 0.1,0.2); one --values per --param")
+      ->allow_extra_args(false)
+      ->required();
+  sweep_cmd->add_option("--seeds", sweep.seeds,
+                        "run every point with N seeds (seed, seed+1, ...): the CSV holds each "
+                        "metric's mean and 95 % confidence interval (KEY.ci95)")
+      ->type_name("N");
+  sweep_cmd->add_option("--columns", sweep.columns,
+                        "array values of the results as columns, e.g. links.utilization.max")
+      ->type_name("KEY[,KEY]")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  sweep_cmd->add_option("--jobs,-j", sweep.jobs, "runs simulated at once")
       ->check(CLI::Range(1u, 1024u))
       ->capture_default_str();
   sweep_cmd->add_option("--out", sweep.out_path, "CSV, one row per point")->capture_default_str();
+  sweep_cmd->add_option("--raw", sweep.raw_path,
+                        "with --seeds: a second CSV with every run, one row per point and seed");
+  sweep_cmd->add_option("--emit", sweep.emit,
+                        "jobs DIR: write the runs as command lines (DIR/jobs.txt, for GNU "
+                        "parallel) and a SLURM array script (DIR/sweep.sbatch) instead of "
+                        "running them; collnoc merge DIR gathers their results")
+      ->expected(2)
+      ->type_name("KIND DIR");
   sweep_cmd->add_flag("--resume", sweep.resume,
                       "keep the points already in the --out CSV (an interrupted sweep's), run "
                       "only the others");
-  sweep_cmd->add_flag("--quiet,-q", sweep.quiet, "no per-point lines");
+  sweep_cmd->add_flag("--quiet,-q", sweep.quiet, "no progress lines");
+
+  MergeOptions merge;
+  CLI::App* merge_cmd = app.add_subcommand(
+      "merge", "the CSV of a sweep written out with --emit jobs DIR, from the results of its "
+               "runs (a local sweep's CSV)");
+  merge_cmd->add_option("dir", merge.dir, "the directory of collnoc sweep --emit jobs DIR")
+      ->required();
+  merge_cmd->add_option("--out", merge.out_path, "CSV, one row per point")->capture_default_str();
+  merge_cmd->add_option("--raw", merge.raw_path,
+                        "with --seeds: a second CSV with every run, one row per point and seed");
+  merge_cmd->add_flag("--quiet,-q", merge.quiet, "no summary line");
 
   CLI::App* list_cmd = app.add_subcommand(
       "list", "name every platform, topology, routing function, allocator, traffic pattern "
@@ -171,6 +204,7 @@ int cli_main(int argc, char** argv) {
       throw InputError("--vcd '': an empty path (omit --vcd for no waves)");
     if (run_cmd->parsed()) return run_command(run);
     if (sweep_cmd->parsed()) return sweep_command(sweep);
+    if (merge_cmd->parsed()) return merge_command(merge);
     if (list_cmd->parsed()) return list_command();
     if (analyze_cmd->parsed()) return analyze_command(analyze);
     return kExitBadInput;

@@ -1,5 +1,5 @@
-// The `collnoc` command line: run, sweep, list and analyze. Every command returns its exit status
-// up to sc_main; nothing below calls exit().
+// The `collnoc` command line: run, sweep, merge, list and analyze. Every command returns its exit
+// status up to sc_main; nothing below calls exit().
 #pragma once
 #include <string>
 #include <vector>
@@ -36,11 +36,25 @@ struct RunOptions {
 struct SweepOptions {
   std::string config_path;  // "-": built-in defaults
   std::vector<std::string> overrides;
-  std::string param;
-  std::string values;  // comma-separated; commas inside [...] or {...} do not split
+  // The swept keys and, for each, its values, comma-separated (commas inside [...] or {...} do
+  // not split); several pairs make the cross product.
+  std::vector<std::string> params;
+  std::vector<std::string> values;
+  std::string seeds;                 // --seeds N as given; empty: the configured seed only
+  std::vector<std::string> columns;  // --columns: array values of the results as columns
   unsigned jobs = 2;
   std::string out_path = "sweep.csv";
+  std::string raw_path;              // --raw: the runs of every seed, one row each
+  std::vector<std::string> emit;     // --emit jobs DIR: write the runs out instead of running
   bool resume = false;  // keep the points already in out_path, run the rest
+  bool quiet = false;
+};
+
+// `collnoc merge DIR`: the CSV of a sweep written out with --emit jobs DIR, from its results.
+struct MergeOptions {
+  std::string dir;
+  std::string out_path = "sweep.csv";
+  std::string raw_path;
   bool quiet = false;
 };
 
@@ -93,6 +107,7 @@ int analyze_nc(const AnalyzeOptions& options);
 
 int run_command(const RunOptions& options);
 int sweep_command(const SweepOptions& options);
+int merge_command(const MergeOptions& options);
 int list_command();
 
 }  // namespace cli

@@ -1,8 +1,74 @@
 #include "sc_main/results.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 namespace collnoc::cli {
 
 namespace {
+
+// The arrays of a results document (docs/results.md) that --columns can select: for an array of
+// objects its elements' fields, for an array of numbers none. tests/test_sweeps.cpp checks the
+// links' fields against a run's.
+struct ResultArray {
+  const char* key;
+  std::vector<const char*> fields;
+};
+const std::vector<ResultArray>& result_arrays() {
+  static const std::vector<ResultArray> arrays{
+      {"links",
+       {"router", "port", "to_router", "to_node", "flits", "utilization", "busy_cycles",
+        "contention_events"}},
+      {"contention_by_round",
+       {"round", "packets", "contention_events_links", "contention_events_ejection"}},
+      {"collective.steps",
+       {"level", "step", "name", "round", "unicasts", "packets", "xor_operations",
+        "max_latency_cycles", "mean_latency_cycles", "start_cycle", "end_cycle"}},
+      {"collective.per_core_cycles", {}},
+      {"collective.repetition_cycles", {}},
+      {"collective.stage_cycles", {}},
+  };
+  return arrays;
+}
+
+const char* const kReductions[] = {"max", "min", "mean", "sum"};
+
+// A --columns key taken apart: the array, the field of its elements (empty for numbers) and the
+// reduction (empty: every element).
+struct ColumnKey {
+  const ResultArray* array = nullptr;
+  std::string field, reduction;
+};
+
+ColumnKey parse_column_key(const std::string& key) {
+  for (const ResultArray& a : result_arrays()) {
+    const std::string prefix = a.key;
+    if (key != prefix && key.rfind(prefix + ".", 0) != 0) continue;
+    std::vector<std::string> rest;
+    for (std::size_t at = prefix.size(); at < key.size();) {
+      const std::size_t next = std::min(key.find('.', at + 1), key.size());
+      rest.push_back(key.substr(at + 1, next - at - 1));
+      at = next;
+    }
+    ColumnKey c{&a, "", ""};
+    std::size_t i = 0;
+    if (!a.fields.empty()) {
+      if (rest.empty()) return {};
+      if (std::find_if(a.fields.begin(), a.fields.end(),
+                       [&](const char* f) { return rest[0] == f; }) == a.fields.end())
+        return {};
+      c.field = rest[i++];
+    }
+    if (i < rest.size()) {
+      if (std::find_if(std::begin(kReductions), std::end(kReductions),
+                       [&](const char* r) { return rest[i] == r; }) == std::end(kReductions))
+        return {};
+      c.reduction = rest[i++];
+    }
+    return i == rest.size() ? c : ColumnKey{};
+  }
+  return {};
+}
 
 // Places `value` at the dotted path `key` under `root`. A path that runs into a scalar (a key
 // that is both a value and a group) keeps its full dotted name instead of nesting.
@@ -85,6 +151,66 @@ std::vector<std::pair<std::string, Json>> scalar_results(const Json& results) {
     else if (!it->is_array()) out.emplace_back(it.key(), *it);
   }
   return out;
+}
+
+void check_column_key(const std::string& key) {
+  if (parse_column_key(key).array) return;
+  std::string allowed;
+  for (const ResultArray& a : result_arrays()) {
+    allowed += std::string(allowed.empty() ? "" : ", ") + a.key;
+    if (a.fields.empty()) continue;
+    allowed += ".FIELD (";
+    for (std::size_t i = 0; i < a.fields.size(); ++i)
+      allowed += (i ? " " : "") + std::string(a.fields[i]);
+    allowed += ")";
+  }
+  throw InputError("--columns " + key + ": not an array of the results; allowed: " + allowed +
+                   ", each optionally followed by .max, .min, .mean or .sum (scalar results "
+                   "are columns already)");
+}
+
+Json column_value(const Json& results, const std::string& key) {
+  const ColumnKey c = parse_column_key(key);
+  if (!c.array) return Json();
+  const Json* node = &results;
+  for (std::size_t at = 0; node && at != std::string::npos;) {
+    const std::string path = c.array->key;
+    const std::size_t dot = path.find('.', at);
+    const std::string part = path.substr(at, dot == std::string::npos ? dot : dot - at);
+    node = node->is_object() && node->contains(part) ? &(*node)[part] : nullptr;
+    at = dot == std::string::npos ? dot : dot + 1;
+  }
+  if (!node || !node->is_array()) return Json();
+  std::vector<Json> elements;
+  for (const Json& e : *node) {
+    if (c.field.empty()) elements.push_back(e);
+    else if (e.is_object() && e.contains(c.field)) elements.push_back(e[c.field]);
+  }
+  if (c.reduction.empty()) {
+    std::string cell;
+    for (std::size_t i = 0; i < elements.size(); ++i)
+      cell += (i ? ";" : "") +
+              (elements[i].is_string() ? elements[i].get<std::string>() : elements[i].dump());
+    return cell;
+  }
+  // A reduction is over the numbers among the elements.
+  std::vector<Json> numbers;
+  std::copy_if(elements.begin(), elements.end(), std::back_inserter(numbers),
+               [](const Json& e) { return e.is_number(); });
+  if (numbers.empty()) return Json();
+  const auto less = [](const Json& a, const Json& b) { return a.get<double>() < b.get<double>(); };
+  if (c.reduction == "max") return *std::max_element(numbers.begin(), numbers.end(), less);
+  if (c.reduction == "min") return *std::min_element(numbers.begin(), numbers.end(), less);
+  const bool whole = std::all_of(numbers.begin(), numbers.end(),
+                                 [](const Json& e) { return e.is_number_unsigned(); });
+  if (c.reduction == "sum" && whole) {
+    std::uint64_t sum = 0;
+    for (const Json& e : numbers) sum += e.get<std::uint64_t>();
+    return sum;
+  }
+  double sum = 0;
+  for (const Json& e : numbers) sum += e.get<double>();
+  return c.reduction == "sum" ? sum : sum / static_cast<double>(numbers.size());
 }
 
 std::string csv_field(const std::string& text) {

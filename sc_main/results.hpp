@@ -26,6 +26,15 @@ std::string json_text(const Json& j);
 // object and arrays (per-link tables, sample lists) are left out.
 std::vector<std::pair<std::string, Json>> scalar_results(const Json& results);
 
+// --columns of a sweep: array values of the results as CSV cells. A key names an array of numbers
+// (collective.per_core_cycles) or a field of an array of objects (links.utilization), optionally
+// followed by a reduction over its elements: .max, .min, .mean or .sum (links.utilization.max).
+// check_column_key throws InputError naming a key that names none of them, and what is allowed.
+void check_column_key(const std::string& key);
+// The key's cell in `results`: the reduction, or the elements in array order joined by ';'
+// (elements that lack the field are left out); null when the results have no such array.
+Json column_value(const Json& results, const std::string& key);
+
 // One CSV field (RFC 4180 quoting when needed); null -> empty.
 std::string csv_field(const Json& value);
 std::string csv_field(const std::string& text);

@@ -52,9 +52,8 @@ inline std::string temp_path(const std::string& name) {
   return dir.path() + "/" + name;
 }
 
-inline Result run_collnoc(const std::string& args, bool with_stderr = true) {
-  const std::string cmd =
-      std::string(COLLNOC_BINARY) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
+// A shell command's exit status and its stdout.
+inline Result run_shell(const std::string& cmd) {
   FILE* pipe = popen(cmd.c_str(), "r");
   REQUIRE(pipe != nullptr);
   std::string out;
@@ -62,6 +61,11 @@ inline Result run_collnoc(const std::string& args, bool with_stderr = true) {
   while (std::size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
   const int raw = pclose(pipe);
   return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, out};
+}
+
+inline Result run_collnoc(const std::string& args, bool with_stderr = true) {
+  return run_shell(std::string(COLLNOC_BINARY) + " " + args +
+                   (with_stderr ? " 2>&1" : " 2>/dev/null"));
 }
 
 // `collnoc run --quiet ARGS`, which must succeed; its results (written to scratch file NAME.json).
@@ -79,6 +83,24 @@ inline std::string read_text(const std::string& path) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+// A CSV text with the fields of its wall-clock columns (their names say "second": sim.wall_seconds,
+// the speeds per second, their .ci95) replaced by "-": what two sweeps of the same runs share.
+inline std::string without_wall_clock(const std::string& csv) {
+  std::istringstream lines(csv);
+  std::string line, out;
+  std::vector<bool> wall;
+  for (bool header = true; std::getline(lines, line); header = false) {
+    std::istringstream fields(line);
+    std::size_t i = 0;
+    for (std::string field; std::getline(fields, field, ','); ++i) {
+      if (header) wall.push_back(field.find("second") != std::string::npos);
+      out += (i < wall.size() && wall[i] ? std::string("-") : field) + ",";
+    }
+    out += "\n";
+  }
+  return out;
 }
 
 // A collnoc process started in the background with `args` as they are (no shell), its output in

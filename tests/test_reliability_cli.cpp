@@ -32,6 +32,7 @@ using collnoc::test::read_text;
 using collnoc::test::Result;
 using collnoc::test::run_collnoc;
 using collnoc::test::temp_path;
+using collnoc::test::without_wall_clock;
 
 // collnoc processes whose parent is `parent`.
 unsigned children_of(pid_t parent) {
@@ -47,6 +48,20 @@ unsigned children_of(pid_t parent) {
     n += ppid == parent;
   }
   return n;
+}
+
+// Waits for a sweep's progress line `progress`, then, while its next (long) point runs, sends
+// it SIGTERM: it must end with 143, saying `finished`, with no child left and its scratch
+// directory (in `tmp`) gone.
+void terminate_sweep(Child& sweep, const std::string& progress, const std::string& finished,
+                     const std::string& tmp) {
+  REQUIRE(sweep.wait_for_output(progress, 60));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the long point is running
+  CHECK(children_of(sweep.pid) == 1);
+  ::kill(sweep.pid, SIGTERM);
+  CHECK(sweep.wait() == 143);
+  CHECK(read_text(sweep.log).find(finished) != std::string::npos);
+  CHECK(fs::is_empty(tmp));
 }
 
 }  // namespace
@@ -155,13 +170,7 @@ TEST_CASE("interrupt: a sweep keeps its finished points, leaves nothing running 
       "sweep", "-", "--set", "topology.k=4", "--param", "sim.measure_cycles", "--values",
       "1000,2000,3000,200000000", "--jobs", "1", "--out", csv};
   Child sweep(args, temp_path("sweep.log"), tmp);
-  REQUIRE(sweep.wait_for_output("[3/4]", 60));
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the long point is running
-  CHECK(children_of(sweep.pid) == 1);
-  ::kill(sweep.pid, SIGTERM);
-  CHECK(sweep.wait() == 143);
-  CHECK(read_text(sweep.log).find("3 of 4 point(s) finished") != std::string::npos);
-  CHECK(fs::is_empty(tmp));  // the scratch directory is gone
+  terminate_sweep(sweep, "[3/4]", "3 of 4 point(s) finished", tmp);
   std::string text = read_text(csv);
   CHECK(std::count(text.begin(), text.end(), '\n') == 4);  // header and three points
   CHECK(text.find("\n3000,ok,") != std::string::npos);
@@ -177,26 +186,45 @@ TEST_CASE("interrupt: a sweep keeps its finished points, leaves nothing running 
   REQUIRE(run_collnoc("sweep - --set topology.k=4 --param sim.measure_cycles --values "
                       "1000,2000,3000,4000 --jobs 2 --quiet --out " + whole).status == 0);
   // Same rows but for the wall-clock columns.
-  const auto strip = [](const std::string& t) {
-    std::vector<std::vector<std::string>> rows;
-    std::istringstream lines(t);
-    std::string line;
-    std::vector<std::size_t> wall;
-    for (bool header = true; std::getline(lines, line); header = false) {
-      std::vector<std::string> fields;
-      std::istringstream f(line);
-      std::string field;
-      while (std::getline(f, field, ',')) fields.push_back(field);
-      if (header)
-        for (std::size_t i = 0; i < fields.size(); ++i)
-          if (fields[i].find("second") != std::string::npos) wall.push_back(i);
-      for (std::size_t i : wall)
-        if (i < fields.size()) fields[i] = "-";
-      rows.push_back(fields);
-    }
-    return rows;
+  CHECK(without_wall_clock(read_text(csv)) == without_wall_clock(read_text(whole)));
+}
+
+TEST_CASE("interrupt: a sweep over a grid with --seeds keeps its finished runs, and --resume "
+          "completes it as an uninterrupted sweep would", "[reliability]") {
+  const std::string tmp = temp_path("seeded_tmp");
+  fs::create_directories(tmp);
+  const std::string csv = temp_path("seeded.csv"), raw = temp_path("seeded_raw.csv"),
+                    whole = temp_path("seeded_whole.csv");
+  const auto args = [&](const std::string& cycles) {
+    return std::vector<std::string>{"sweep", "-", "--set", "topology.k=4", "--param",
+                                    "router.vcs", "--values", "2,4", "--param",
+                                    "sim.measure_cycles", "--values", cycles, "--seeds", "2",
+                                    "--jobs", "1", "--out", csv, "--raw", raw};
   };
-  CHECK(strip(read_text(csv)) == strip(read_text(whole)));
+  // Two quick runs (a point, two seeds), then one that takes minutes.
+  Child sweep(args("1000,200000000"), temp_path("seeded.log"), tmp);
+  terminate_sweep(sweep, "[2/8]", "2 of 8 run(s) finished", tmp);
+  const auto lines = [](const std::string& path) {
+    const std::string text = read_text(path);
+    return std::count(text.begin(), text.end(), '\n');
+  };
+  CHECK(lines(csv) == 2);  // header and the first point
+  CHECK(lines(raw) == 3);  // header and its two seeds
+
+  // Resume with the long point made short: only the missing runs run.
+  std::vector<std::string> resume = args("1000,2000");
+  resume.push_back("--resume");
+  Child resumed(resume, temp_path("seeded_resumed.log"), tmp);
+  CHECK(resumed.wait(120) == 0);
+  const std::string log = read_text(resumed.log);
+  INFO(log);
+  CHECK(log.find("1 point(s) already in") != std::string::npos);
+  CHECK(log.find("[6/6]") != std::string::npos);
+  std::string command;  // the same sweep, whole, into other files
+  for (const std::string& a : args("1000,2000"))
+    command += (a == csv ? whole : a == raw ? whole + ".raw" : a) + " ";
+  REQUIRE(run_collnoc(command + "--quiet").status == 0);
+  CHECK(without_wall_clock(read_text(csv)) == without_wall_clock(read_text(whole)));
 }
 
 TEST_CASE("memory: the estimate is within 0.7x to 1.5x of what runs take, and runs far beyond "
