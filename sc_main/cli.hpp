@@ -1,4 +1,4 @@
-// The `collnoc` command line: run, sweep, list and analyze. Every command returns its exit status
+// The `collnoc` command line: run, sweep, list, analyze and plot. Every command returns its exit status
 // up to sc_main; nothing below calls exit().
 #pragma once
 #include <string>
@@ -94,6 +94,8 @@ int analyze_nc(const AnalyzeOptions& options);
 int run_command(const RunOptions& options);
 int sweep_command(const SweepOptions& options);
 int list_command();
+// `collnoc plot ARGS` (sc_main/plot.cpp): runs sc_main/collnoc_plot.py with ARGS, its status.
+int plot_command(const std::vector<std::string>& args);
 
 }  // namespace cli
 }  // namespace collnoc

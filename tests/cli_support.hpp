@@ -52,9 +52,11 @@ inline std::string temp_path(const std::string& name) {
   return dir.path() + "/" + name;
 }
 
-inline Result run_collnoc(const std::string& args, bool with_stderr = true) {
-  const std::string cmd =
-      std::string(COLLNOC_BINARY) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
+// `env`: VAR=VALUE or -u VAR words for env(1), to run collnoc in another environment.
+inline Result run_collnoc(const std::string& args, bool with_stderr = true,
+                          const std::string& env = "") {
+  const std::string cmd = (env.empty() ? "" : "env " + env + " ") + COLLNOC_BINARY + " " + args +
+                          (with_stderr ? " 2>&1" : " 2>/dev/null");
   FILE* pipe = popen(cmd.c_str(), "r");
   REQUIRE(pipe != nullptr);
   std::string out;
