@@ -99,21 +99,25 @@ def save(fig, path, fmt):
 
 
 # ------------------------------------------------------------------------------ load curves
-def read_sweep(path, args):
+def read_sweep(path):
+    """The header and rows of a sweep CSV: the swept key(s) first, a sim.status column."""
     check_input_file(path)
-    with open(path, newline="") as f:
-        reader = csv.DictReader(f)
-        columns = reader.fieldnames or []
-        rows = list(reader)
-    if len(columns) < 2 or columns[1] != "sim.status":
+    try:
+        with open(path, newline="") as f:
+            reader = csv.DictReader(f)
+            columns = reader.fieldnames or []
+            rows = list(reader)
+    except (UnicodeDecodeError, csv.Error):
+        columns = []
+    if len(columns) < 2 or "sim.status" not in columns[1:]:
         raise BadInput("%s: not a sweep CSV of collnoc (its header must start with the swept key "
-                       "and sim.status)" % path)
+                       "and have a sim.status column)" % path)
     return columns, rows
 
 
 def load_plot(args):
     fmt = check_output_path(args.out)
-    sweeps = [(path,) + read_sweep(path, args) for path in args.csv]
+    sweeps = [(path,) + read_sweep(path) for path in args.csv]
     x_key = args.x or sweeps[0][1][0]  # default: the swept key
     for path, columns, _ in sweeps:
         for option, key in (("--x", x_key), ("--y", args.y), ("--by", args.by)):
@@ -186,12 +190,54 @@ def read_results(path):
         raise BadInput("%s: not JSON: %s" % (path, e))
     if not isinstance(results, dict) or not isinstance(results.get("links"), list):
         raise BadInput("%s: no 'links' array: not the results JSON of collnoc run" % path)
+    if not isinstance(results.get("sim"), dict):
+        results["sim"] = {}  # (only names the topology)
     return results
+
+
+def read_network(results, path, key):
+    """Router-to-router links (each with router, to_router and the metric `key`), the router
+    count, and router -> mean buffer occupancy (empty for results without router_buffers)."""
+    def whole(row, name):
+        v = row.get(name)
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise BadInput("%s: a row of '%s' without a router number in '%s': %s" %
+                           (path, table, name, json.dumps(row)[:120]))
+        return v
+
+    def real(row, name):
+        v = row.get(name)
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise BadInput("%s: a row of '%s' without a number in '%s': %s" %
+                           (path, table, name, json.dumps(row)[:120]))
+        return float(v)
+
+    table = "links"
+    links = []
+    for row in results["links"]:
+        if not isinstance(row, dict):
+            raise BadInput("%s: a row of 'links' that is not an object: %s" % (path, row))
+        if "to_node" in row:
+            continue  # an ejection port: not drawn
+        links.append({"router": whole(row, "router"), "to_router": whole(row, "to_router"),
+                      "port": str(row.get("port", "")), key: real(row, key)})
+    sim = results.get("sim") if isinstance(results.get("sim"), dict) else {}
+    routers = sim.get("routers") if isinstance(sim.get("routers"), int) else 0
+    routers = max([routers] + [max(l["router"], l["to_router"]) + 1 for l in links])
+    if routers == 0:
+        raise BadInput("%s: no routers: nothing to draw" % path)
+    table = "router_buffers"
+    buffers = {}
+    rows = results.get("router_buffers", [])
+    for row in rows if isinstance(rows, list) else []:
+        if isinstance(row, dict):
+            buffers[whole(row, "router")] = real(row, "buffer_occupancy_mean_flits")
+    return links, routers, buffers
 
 
 def grid_shape(results, routers):
     """[k0, k1] and wrap-around for a 1-D or 2-D mesh or torus, else None (node-link drawing)."""
-    m = re.match(r"^(\d+(?:x\d+)*) (mesh|torus)$", str(results.get("sim", {}).get("topology", "")))
+    m = re.match(r"^(\d+(?:x\d+)*) (mesh|torus)$", str(results["sim"].get("topology", "")))
     if not m:
         return None
     k = [int(v) for v in m.group(1).split("x")]
@@ -273,18 +319,8 @@ def heatmap_plot(args):
     fmt = check_output_path(args.out)
     results = read_results(args.json)
     key, meaning = METRICS[args.metric]
-    links = [l for l in results["links"] if "to_router" in l]
-    try:
-        routers = int(results.get("sim", {}).get("routers") or 0)
-        routers = max([routers] + [max(l["router"], l["to_router"]) + 1 for l in links])
-        values = [float(l[key]) for l in links]
-    except (KeyError, TypeError, ValueError) as e:
-        raise BadInput("%s: a 'links' row without a number in %s: %s" % (args.json, e, key))
-    if routers == 0:
-        raise BadInput("%s: no routers: nothing to draw" % args.json)
-    buffers = {}
-    for row in results.get("router_buffers", []):
-        buffers[row["router"]] = float(row["buffer_occupancy_mean_flits"])
+    links, routers, buffers = read_network(results, args.json, key)
+    values = [l[key] for l in links]
 
     plt = pyplot()
     from matplotlib import cm, colors
@@ -330,7 +366,7 @@ def heatmap_plot(args):
     if router_map:
         fig.colorbar(router_map, ax=ax, shrink=0.8, pad=0.02,
                      label="router mean buffer occupancy (flits)")
-    topology = results.get("sim", {}).get("topology", "%d routers" % routers)
+    topology = results["sim"].get("topology", "%d routers" % routers)
     ax.set_title(args.title or "%s\nlinks by %s%s" % (
         topology, args.metric, ", routers by buffer occupancy" if buffers else ""))
     save(fig, args.out, fmt)
