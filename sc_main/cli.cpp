@@ -183,6 +183,13 @@ int cli_main(int argc, char** argv) {
   AnalyzeOptions analyze;
   CLI::App* analyze_cmd = add_analyze_command(app, analyze);
 
+  // Everything after `plot` goes to the plot script, which checks it (--help included).
+  CLI::App* plot_cmd = app.add_subcommand(
+      "plot", "draw a load curve from sweep CSVs or a heat map of a run's links (PNG or SVG; "
+              "collnoc plot --help)");
+  plot_cmd->prefix_command();
+  plot_cmd->set_help_flag();
+
   if (const std::string problem = command_problem(app, argc, argv); !problem.empty()) {
     std::cerr << "collnoc: error: " << problem << " (see collnoc --help)\n";
     return kExitBadInput;
@@ -207,6 +214,7 @@ int cli_main(int argc, char** argv) {
     if (merge_cmd->parsed()) return merge_command(merge);
     if (list_cmd->parsed()) return list_command();
     if (analyze_cmd->parsed()) return analyze_command(analyze);
+    if (plot_cmd->parsed()) return plot_command(plot_cmd->remaining());
     return kExitBadInput;
   } catch (const ParamError& e) {
     std::cerr << "collnoc: error: " << e.what() << "\n";

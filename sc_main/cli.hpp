@@ -1,5 +1,5 @@
-// The `collnoc` command line: run, sweep, merge, list and analyze. Every command returns its exit
-// status up to sc_main; nothing below calls exit().
+// The `collnoc` command line: run, sweep, merge, list, analyze and plot. Every command returns
+// its exit status up to sc_main; nothing below calls exit().
 #pragma once
 #include <string>
 #include <vector>
@@ -109,6 +109,8 @@ int run_command(const RunOptions& options);
 int sweep_command(const SweepOptions& options);
 int merge_command(const MergeOptions& options);
 int list_command();
+// `collnoc plot ARGS` (sc_main/plot.cpp): runs sc_main/collnoc_plot.py with ARGS, its status.
+int plot_command(const std::vector<std::string>& args);
 
 }  // namespace cli
 }  // namespace collnoc

@@ -63,8 +63,10 @@ inline Result run_shell(const std::string& cmd) {
   return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, out};
 }
 
-inline Result run_collnoc(const std::string& args, bool with_stderr = true) {
-  return run_shell(std::string(COLLNOC_BINARY) + " " + args +
+// `env`: VAR=VALUE or -u VAR words for env(1), to run collnoc in another environment.
+inline Result run_collnoc(const std::string& args, bool with_stderr = true,
+                          const std::string& env = "") {
+  return run_shell((env.empty() ? "" : "env " + env + " ") + COLLNOC_BINARY + " " + args +
                    (with_stderr ? " 2>&1" : " 2>/dev/null"));
 }
 

@@ -97,7 +97,14 @@ class Scratch {
         {"table_4x4", read_text(std::string(COLLNOC_SOURCE_DIR) +
                                 "/configs/routing/mesh4x4_west_first.table")},
         {"escape_table_4x4", read_text(std::string(COLLNOC_SOURCE_DIR) +
-                                       "/configs/routing/mesh4x4_adaptive_escape.table")}};
+                                       "/configs/routing/mesh4x4_adaptive_escape.table")},
+        {"sweep_csv",
+         "traffic.injection_rate,sim.status,sim.completed,latency_cycles.mean\n"
+         "0.1,ok,true,20.5\n0.9,ok,false,512\n"},
+        {"results_json",
+         R"({"sim": {"topology": "2x1 mesh", "routers": 2}, "links": [)"
+         R"({"router": 0, "port": "E", "to_router": 1, "flits": 5, "utilization": 0.5, "contention_events": 0},)"
+         R"({"router": 1, "port": "W", "to_router": 0, "flits": 2, "utilization": 0.2, "contention_events": 1}]})"}};
     for (const auto& [name, text] : files) {
       names_[name] = f + name;
       std::ofstream(f + name, std::ios::binary) << text;
@@ -193,6 +200,10 @@ TEST_CASE("bad input: files and keys", "[bad_input]") {
 
 TEST_CASE("bad input: commands and options", "[bad_input]") {
   check_part("commands and options");
+}
+
+TEST_CASE("bad input: plots", "[bad_input]") {
+  check_part("plots");
 }
 
 TEST_CASE("bad input: every key has a row, every part of the table a test case", "[bad_input]") {

@@ -400,3 +400,18 @@ TEST_CASE("cli: every configuration key and result key is documented", "[cli]") 
     }
   }
 }
+
+TEST_CASE("cli: no SystemC banner, whatever the environment says", "[cli]") {
+  // The program sets the variables itself; here they are unset, or set to show the banner.
+  for (const char* env : {"-u SYSTEMC_DISABLE_COPYRIGHT_MESSAGE -u SC_COPYRIGHT_MESSAGE",
+                          "-u SYSTEMC_DISABLE_COPYRIGHT_MESSAGE SC_COPYRIGHT_MESSAGE=ENABLE"}) {
+    for (const std::string args :
+         {std::string("list"), "run --quiet --set topology.k=2 --out " + temp_path("banner.json")}) {
+      const Result r = run_collnoc(args, true, env);
+      INFO(env << " collnoc " << args << "\n" << r.output);
+      CHECK(r.status == 0);
+      CHECK(r.output.find("Copyright") == std::string::npos);
+      CHECK(r.output.find("SystemC") == std::string::npos);
+    }
+  }
+}

@@ -899,9 +899,16 @@ void Router::report(Tally& t, const Topology& topo) const {
   t.count("contention_events", contention);
   t.count("contention_events_links", link_contention);
   t.count("contention_events_ejection", contention - link_contention);
-  t.average("routers.buffer_occupancy_mean_flits",
-            cycles ? static_cast<double>(occupancy_flit_cycles(cycles)) / cycles : 0.0);
+  const double occupancy =
+      cycles ? static_cast<double>(occupancy_flit_cycles(cycles)) / cycles : 0.0;
+  t.average("routers.buffer_occupancy_mean_flits", occupancy);
   t.maximum("routers.buffer_occupancy_max_flits", std::uint64_t{max_buffered_});
+  // Per router too: where packets wait (collnoc plot heatmap colours the routers by it).
+  Report buffers;
+  buffers.set("router", static_cast<std::uint64_t>(id_));
+  buffers.set("buffer_occupancy_mean_flits", occupancy);
+  buffers.set("buffer_occupancy_max_flits", std::uint64_t{max_buffered_});
+  t.row("router_buffers", std::move(buffers));
   if (header_routing_) {
     t.count("hta.headers_routed", mc_counters_.headers_routed);
     t.count("hta.headers_consumed", mc_counters_.consumed);
