@@ -31,7 +31,7 @@ void validate(const RunParams& p) {
               RunParams::steady_state_tolerance_range);
   check_range("stats.series_interval_cycles", p.series_interval_cycles,
               RunParams::series_interval_cycles_range);
-  if (!p.steady_state) return;
+  if (!p.steady_warmup()) return;
   // (The window may open as late as the longest warm-up.)
   if (p.steady_state_max_warmup_cycles < p.warmup_cycles)
     throw ParamError("sim.steady_state_max_warmup_cycles",
@@ -70,7 +70,7 @@ Simulation::Simulation(NocSystem& system, const RunParams& params, Firmware* fir
     window_begin_ = 0;
     for (std::size_t n = 0; n < sys_.num_nis(); ++n)
       sys_.ni(static_cast<NodeId>(n)).set_measurement_window(0, kNever);
-  } else if (params_.steady_state) {  // nothing measured until the warm-up ends
+  } else if (params_.steady_warmup()) {  // nothing measured until the warm-up ends
     for (std::size_t n = 0; n < sys_.num_nis(); ++n)
       sys_.ni(static_cast<NodeId>(n)).set_measurement_window(kNever, kNever);
   } else {
@@ -201,17 +201,24 @@ RunOutcome Simulation::run() {
     const Cycle window_end = window_end_;
     if (!firmware_ && now0 < window_end) target = std::min(target, window_end);
     if (!firmware_ && window_begin_ == kNever) target = std::min(target, next_sample);
-    target = std::min(target, next_series);
     // Before the window ends nothing stops a synthetic run early, so the clock may evaluate
     // up to this chunk's end in waves (Clock::set_wave_rows); after it, a delivery may end the
     // run on its cycle.
-    clock.set_wave_end(!firmware_ && target <= window_end ? target : 0);
-    if (target > now0) sc_start(clock.at(target) - sc_time_stamp());
-    const Cycle now = clock.now();
-    if (now == next_series) {
-      sample_series(now);
-      next_series += series;
+    // (In steps to each throughput-series sample within the chunk: the checks below keep their
+    // cadence. The workload's end pauses the kernel, maybe on a step's last cycle: no step
+    // after that.)
+    for (Cycle at = now0; at < target;) {
+      const Cycle step = std::min(target, next_series);
+      clock.set_wave_end(!firmware_ && step <= window_end ? step : 0);
+      sc_start(clock.at(step) - sc_time_stamp());
+      at = clock.now();
+      if (at == next_series) {
+        sample_series(at);
+        next_series += series;
+      }
+      if (at != step || (at < target && finished(at))) break;
     }
+    const Cycle now = clock.now();
     if (window_begin_ == kNever && now == next_sample) {
       next_sample += params_.steady_state_interval_cycles;
       if (steady(now)) {
@@ -375,7 +382,7 @@ void Simulation::gather(RunOutcome& out, double wall_seconds, bool completed) co
         wall_seconds > 0 ? sys_.num_routers() * static_cast<double>(cycles) / wall_seconds : 0.0);
   r.set("sim.flit_hops_per_second",
         wall_seconds > 0 ? t.total("flits.router_traversals") / wall_seconds : 0.0);
-  if (params_.steady_state && !firmware_) {
+  if (params_.steady_warmup() && !firmware_) {
     r.set("sim.steady_state_reached", steady_reached_);
     r.set("sim.warmup_end_cycle", window_begin_ == kNever ? cycles : window_begin_);
   }

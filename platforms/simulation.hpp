@@ -21,6 +21,8 @@ struct RunParams {
   // cycle) of two successive intervals differs by less than the tolerance (SPEC 5: 1000
   // cycles, 0.005), at least warmup_cycles and at most steady_state_max_warmup_cycles.
   bool steady_state = false;
+  bool warmup_auto = false;  // sim.warmup = auto: the same as steady_state
+  bool steady_warmup() const { return steady_state || warmup_auto; }
   Cycle steady_state_interval_cycles = 1000;
   double steady_state_tolerance = 0.005;  // flits/node/cycle
   Cycle steady_state_max_warmup_cycles = 100000;

@@ -234,6 +234,7 @@ std::vector<KeySpec> build_schema() {
   const auto header_timing = named_by_to_string(header_timings());
   const Names<CompressedSize> size_modes{{"real", CompressedSize::real},
                                          {"fixed_ratio", CompressedSize::fixed_ratio}};
+  const Names<bool> warmup_modes{{"cycles", false}, {"auto", true}};
   const Names<WaveMode> wave_modes{
       {"auto", WaveMode::automatic}, {"on", WaveMode::on}, {"off", WaveMode::off}};
   const auto orders = named_by_to_string(dimension_orders());
@@ -539,13 +540,8 @@ std::vector<KeySpec> build_schema() {
       enum_key("sim.warmup",
                "synthetic: how the warm-up ends: cycles (after sim.warmup_cycles) or auto (when "
                "the throughput is steady: the same as sim.steady_state = true)",
-               [] { return std::vector<std::string>{"cycles", "auto"}; },
-               Access{[](RunConfig& c, const ConfigValue& v) {
-                        if (text(v) == "auto") c.run.steady_state = true;
-                      },
-                      [](const RunConfig& c) -> ConfigValue {
-                        return std::string(c.run.steady_state ? "auto" : "cycles");
-                      }}),
+               names_allowed(warmup_modes),
+               enum_field([](RunConfig& c) -> auto& { return c.run.warmup_auto; }, warmup_modes)),
       uint_key("stats.series_interval_cycles", Run::series_interval_cycles_range, "cycles",
                "the accepted throughput over time: flits delivered per node and cycle in "
                "intervals of this (throughput.series_flits_per_node_cycle); 0 = none",
