@@ -30,6 +30,19 @@ RunOutcome run(const TrafficParams& tp, RunParams rp, const std::string& kind = 
   return out;
 }
 
+// Per-flow statistics of `pattern` at 0.1 flits/node/cycle, a 3,000-cycle window, `top` flows.
+Report run_flows(const std::string& pattern, std::uint32_t top) {
+  TrafficParams tp;
+  tp.injection_rate = 0.1;
+  tp.pattern = pattern;
+  RunParams rp;
+  rp.warmup_cycles = 500;
+  rp.measure_cycles = 3000;
+  rp.per_flow = true;
+  rp.per_flow_top = top;
+  return run(tp, rp).report;
+}
+
 }  // namespace
 
 TEST_CASE("latency histogram buckets: one per cycle below 8, then four per power of two",
@@ -106,15 +119,7 @@ TEST_CASE("the throughput series adds up to the flits delivered and levels off a
 
 TEST_CASE("per-flow statistics: transpose traffic has one flow per node, adding up to the run's "
           "packets", "[statistics]") {
-  TrafficParams tp;
-  tp.injection_rate = 0.1;
-  tp.pattern = "transpose";
-  RunParams rp;
-  rp.warmup_cycles = 500;
-  rp.measure_cycles = 3000;
-  rp.per_flow = true;
-  rp.per_flow_top = 0;
-  const Report r = run(tp, rp).report;
+  const Report r = run_flows("transpose", 0);
   const std::vector<Report>& flows = list(r, "flows");
   // Transpose on 4x4: (x, y) -> (y, x); the 4 diagonal nodes send to themselves.
   CHECK(test::get<std::uint64_t>(r, "flows.measured") == flows.size());
@@ -140,14 +145,7 @@ TEST_CASE("per-flow statistics: transpose traffic has one flow per node, adding 
 }
 
 TEST_CASE("per-flow statistics: the top N of highest mean latency", "[statistics]") {
-  TrafficParams tp;
-  tp.injection_rate = 0.1;
-  RunParams rp;
-  rp.warmup_cycles = 500;
-  rp.measure_cycles = 3000;
-  rp.per_flow = true;
-  rp.per_flow_top = 5;
-  const Report r = run(tp, rp).report;
+  const Report r = run_flows("uniform", 5);
   const std::vector<Report>& flows = list(r, "flows");
   CHECK(flows.size() == 5);
   CHECK(test::get<std::uint64_t>(r, "flows.measured") > 200);  // uniform: most of 16 x 16 pairs
