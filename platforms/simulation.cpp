@@ -1,5 +1,7 @@
 #include "platforms/simulation.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -66,6 +68,8 @@ Simulation::Simulation(NocSystem& system, const RunParams& params, Firmware* fir
   if (params_.per_flow)
     for (std::size_t n = 0; n < sys_.num_nis(); ++n)
       sys_.ni(static_cast<NodeId>(n)).record_flows(static_cast<NodeId>(sys_.num_nis()));
+  if (params_.per_vc)
+    for (std::size_t r = 0; r < sys_.num_routers(); ++r) sys_.router(static_cast<RouterId>(r)).record_vc_usage();
   if (firmware_) {
     window_begin_ = 0;
     for (std::size_t n = 0; n < sys_.num_nis(); ++n)
@@ -169,7 +173,11 @@ RunOutcome Simulation::run() {
   using Clk = std::chrono::steady_clock;
   RunOutcome out;
   const auto wall_start = Clk::now();
-  auto next_progress = wall_start + std::chrono::seconds(3);
+  // Progress on stderr: on a terminal one line, rewritten twice a second from the first second
+  // on; in a log a line every 2 s from the third.
+  const bool progress_tty = params_.progress && ::isatty(STDERR_FILENO) == 1;
+  auto next_progress = wall_start + std::chrono::milliseconds(progress_tty ? 1000 : 3000);
+  bool progress_shown = false;
   const Cycle chunk = 256;
   Cycle expected = firmware_ ? kNever : std::min(params_.max_cycles, window_end_);
   std::uint64_t last_moves = 0, last_core_events = 0;
@@ -291,15 +299,34 @@ RunOutcome Simulation::run() {
     }
     if (params_.progress && Clk::now() >= next_progress) {
       const double secs = std::chrono::duration<double>(Clk::now() - wall_start).count();
-      std::cerr << "[collnoc] cycle " << now;
-      if (expected != kNever && now <= expected)
-        std::cerr << " (" << now * 100 / expected << "% of " << expected << ")";
-      else if (expected != kNever)
-        std::cerr << " (draining measured packets)";
-      std::cerr << ", " << static_cast<std::uint64_t>(now / secs) << " cycles/s\n";
-      next_progress = Clk::now() + std::chrono::seconds(2);
+      const double rate = static_cast<double>(now) / secs;
+      std::ostringstream line;
+      line << "[collnoc] cycle " << now;
+      if (firmware_) {
+        const auto done = std::count_if(sys_.cores().begin(), sys_.cores().end(),
+                                        [](const auto& c) { return c->finished(); });
+        std::uint64_t packets = 0;
+        for (std::size_t n = 0; n < sys_.num_nis(); ++n)
+          packets += sys_.ni(static_cast<NodeId>(n)).reassembler().counters().packets_delivered;
+        line << " (cores done " << done << "/" << sys_.cores().size() << ", " << packets
+             << " packets delivered)";
+      } else if (expected != kNever && now <= expected) {
+        line << " (" << now * 100 / expected << "% of " << expected << ")";
+      } else if (expected != kNever) {
+        line << " (draining measured packets)";
+      }
+      line << ", " << static_cast<std::uint64_t>(rate) << " cycles/s, elapsed "
+           << static_cast<std::uint64_t>(secs) << " s";
+      if (!firmware_ && expected != kNever && now <= expected && rate > 0)
+        line << ", ETA " << static_cast<std::uint64_t>(static_cast<double>(expected - now) / rate)
+             << " s";
+      if (progress_tty) std::cerr << "\r" << line.str() << "\x1b[K" << std::flush;
+      else std::cerr << line.str() << "\n";
+      progress_shown = true;
+      next_progress = Clk::now() + std::chrono::milliseconds(progress_tty ? 500 : 2000);
     }
   }
+  if (progress_tty && progress_shown) std::cerr << "\r\x1b[K" << std::flush;  // (the line goes)
   // The stall the run ends in, whatever ended it: a run that stops (sim.max_cycles, the end of
   // the drain) with flits that have not moved for a watchdog period is not a result.
   const Cycle end = clock.now();

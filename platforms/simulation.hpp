@@ -33,6 +33,8 @@ struct RunParams {
   // latency in the results (0: every flow that delivered a measured packet).
   bool per_flow = false;
   std::uint32_t per_flow_top = 20;
+  // Per output VC of every link, the share of cycles a packet held it (stats.per_vc).
+  bool per_vc = false;
   std::uint64_t seed = 1;
   bool progress = true;           // print progress on stderr for runs longer than a few seconds
   // Nonzero stops the run at its next check (every 256 cycles at most) with the results so far

@@ -553,6 +553,10 @@ std::vector<KeySpec> build_schema() {
       uint_key("stats.per_flow_top", Run::per_flow_top_range, "flows",
                "stats.per_flow: the flows of highest mean latency listed; 0 = every flow",
                COLLNOC_FIELD(run.per_flow_top)),
+      bool_key("stats.per_vc",
+               "per output VC of every link, the cycles a packet held it (links' vc_busy_cycles "
+               "and vc_utilization)",
+               COLLNOC_FIELD(run.per_vc)),
       bool_key("sim.activity_driven",
                "idle blocks sleep until woken (results are identical either way)",
                COLLNOC_FIELD(platform.system.activity_driven)),

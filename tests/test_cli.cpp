@@ -133,6 +133,22 @@ TEST_CASE("cli: evaluating in waves gives the results of evaluating cycle by cyc
   }
 }
 
+TEST_CASE("cli: on a terminal the progress is one line, rewritten, with an ETA, gone at the end",
+          "[cli]") {
+  // script(1) gives the run a pseudo-terminal; a 16x16 mesh for 40,000 cycles takes a few
+  // seconds (longer under the sanitizers), past the first second.
+  const Result r = collnoc::test::run_shell(
+      "script -qec '" + std::string(COLLNOC_BINARY) +
+      " run --set topology.k=16 --set sim.measure_cycles=40000 --out /dev/null' /dev/null");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(r.output.find("\r[collnoc] cycle ") != std::string::npos);
+  CHECK(r.output.find("cycles/s, elapsed ") != std::string::npos);
+  CHECK(r.output.find(" s, ETA ") != std::string::npos);
+  CHECK(r.output.find("\r\x1b[K") != std::string::npos);  // the line removed
+  CHECK(r.output.find("\n[collnoc] cycle") == std::string::npos);  // no log lines
+}
+
 TEST_CASE("cli: past saturation the run ends, accepts less than offered, loses nothing", "[cli]") {
   const std::string out = temp_path("saturated.json");
   Result r = run_collnoc("run --set traffic.injection_rate=0.8 --set sim.warmup_cycles=1000 "

@@ -153,3 +153,32 @@ TEST_CASE("per-flow statistics: the top N of highest mean latency", "[statistics
     CHECK(test::get<double>(flows[i], "latency_cycles_mean") <=
           test::get<double>(flows[i - 1], "latency_cycles_mean"));
 }
+
+TEST_CASE("per-VC statistics: each VC's busy cycles lie within its port's, and cover them",
+          "[statistics]") {
+  TrafficParams tp;
+  tp.injection_rate = 0.3;
+  RunParams rp;
+  rp.warmup_cycles = 500;
+  rp.measure_cycles = 3000;
+  rp.per_vc = true;
+  const Report r = run(tp, rp).report;
+  const auto cycles = test::get<std::uint64_t>(r, "sim.cycles");
+  std::uint64_t used = 0;
+  for (const Report& link : list(r, "links")) {
+    const auto busy = test::get<std::uint64_t>(link, "busy_cycles");
+    const auto vcs = test::get<std::vector<std::uint64_t>>(link, "vc_busy_cycles");
+    const auto share = test::get<std::vector<double>>(link, "vc_utilization");
+    REQUIRE(vcs.size() == 4);  // router.vcs
+    REQUIRE(share.size() == 4);
+    std::uint64_t sum = 0;
+    for (std::size_t v = 0; v < vcs.size(); ++v) {
+      CHECK(vcs[v] <= busy);  // a VC is held only while its port is
+      CHECK(share[v] == Approx(static_cast<double>(vcs[v]) / static_cast<double>(cycles)));
+      sum += vcs[v];
+      used += vcs[v] > 0;
+    }
+    CHECK(sum >= busy);  // the port is busy only while one of its VCs is held
+  }
+  CHECK(used > 100);  // at 0.3 flits/node/cycle most of the 4 x 80 output VCs carried packets
+}

@@ -199,7 +199,8 @@ bool Router::head_ready(unsigned i, Cycle now) const {
   return slot_at(i, len - 1).arrived + hop_latency_cycles_ - 1 <= now;
 }
 
-void Router::hold(unsigned port, Cycle now) {
+void Router::hold(unsigned port, unsigned vc, Cycle now) {
+  if (!vc_busy_.empty()) vc_busy_[port * vcs_ + vc].since = now;
   OutputPort& o = out(port);
   if (o.held_vcs++ == 0) {
     o.busy_since = now;
@@ -207,7 +208,11 @@ void Router::hold(unsigned port, Cycle now) {
   }
 }
 
-void Router::release(unsigned port, Cycle now) {
+void Router::release(unsigned port, unsigned vc, Cycle now) {
+  if (!vc_busy_.empty()) {
+    VcBusy& b = vc_busy_[port * vcs_ + vc];
+    b.cycles += now - b.since + 1;
+  }
   OutputPort& o = out(port);
   if (--o.held_vcs == 0) {
     stats_[port].busy_cycles += now - o.busy_since + 1;
@@ -216,6 +221,13 @@ void Router::release(unsigned port, Cycle now) {
 }
 
 void Router::finish(Cycle now) {
+  for (unsigned p = 0; p < ports_ && !vc_busy_.empty(); ++p)
+    for (unsigned v = 0; v < vcs_; ++v)
+      if (out_vc(p, v).owner >= 0) {
+        VcBusy& b = vc_busy_[p * vcs_ + v];
+        b.cycles += now - b.since;
+        b.since = now;
+      }
   for (unsigned p = 0; p < ports_; ++p) {
     OutputPort& o = out(p);
     if (o.held_vcs > 0) {
@@ -454,7 +466,7 @@ void Router::allocate_vcs(At at, RouterScratch& s) {
     ivc.out_port = g.out_port;
     ivc.out_vc = g.out_vc;
     out_vc(g.out_port, g.out_vc).owner = static_cast<std::int16_t>(g.input);
-    hold(g.out_port, now);
+    hold(g.out_port, g.out_vc, now);
   }
   // A ready head that got no output VC lost it to another packet (held, or won this cycle).
   for (unsigned i : s.routing_vcs)
@@ -517,7 +529,7 @@ void Router::traverse(At at, RouterScratch& s) {
     in_links_[win.in_port]->return_credit(at, win.in_vc);
     if (tail) {
       ov.owner = -1;
-      release(win.out_port, now);
+      release(win.out_port, ivc.out_vc, now);
       ivc.state = VcState::idle;
       if (ivc.count > 0) {  // the next packet's head is queued behind
         const BufferSlot& next = front(index);
@@ -704,7 +716,7 @@ bool Router::route_header(At at, unsigned i, RouterScratch& s) {
       out_vc(p, v).owner = static_cast<std::int16_t>(i);
       mc_out_vc_[i * ports_ + p] = static_cast<std::uint8_t>(v);
       m.outputs |= bit;
-      hold(p, now);
+      hold(p, v, now);
     }
     m.blocked_since = kNever;
     ++mc_counters_.headers_routed;
@@ -771,7 +783,7 @@ bool Router::copy_data(At at, unsigned i, RouterScratch& s) {
     ++copies;
     if (f.is_tail()) {
       ov.owner = -1;
-      release(p, now);
+      release(p, v, now);
     }
   }
   if (m.divert) {
@@ -892,6 +904,16 @@ void Router::report(Tally& t, const Topology& topo) const {
     link.set("utilization", cycles ? static_cast<double>(c.flits) / cycles : 0.0);
     link.set("busy_cycles", c.busy_cycles);
     link.set("contention_events", c.contention_events);
+    if (!vc_busy_.empty()) {
+      std::vector<std::uint64_t> busy(vcs_);
+      std::vector<double> share(vcs_);
+      for (unsigned v = 0; v < vcs_; ++v) {
+        busy[v] = vc_busy_[p * vcs_ + v].cycles;
+        share[v] = cycles ? static_cast<double>(busy[v]) / static_cast<double>(cycles) : 0.0;
+      }
+      link.set("vc_busy_cycles", std::move(busy));
+      link.set("vc_utilization", std::move(share));
+    }
     t.row("links", std::move(link));
   }
   t.count("flits.router_traversals", flits);  // flit-hops, ejection included

@@ -158,6 +158,9 @@ class Router : public Clocked<Router> {
   }
   // Closes the busy-cycle intervals still open at the end of a run.
   void finish(Cycle now);
+  // Per output VC, the cycles it was held by a packet (stats.per_vc): the links' rows get
+  // vc_busy_cycles and vc_utilization.
+  void record_vc_usage() { vc_busy_.assign(static_cast<std::size_t>(ports_) * vcs_, VcBusy{}); }
   // Its counters into the results (up to the current cycle), and a row per output link.
   void report(Tally& t, const Topology& topo) const;
   // Appends one line per non-empty input VC: what its front flit waits for.
@@ -355,8 +358,8 @@ class Router : public Clocked<Router> {
   void check_port(unsigned port) const {  // (wiring)
     if (port >= ports_) throw std::out_of_range("router port " + std::to_string(port));
   }
-  void hold(unsigned port, Cycle now);
-  void release(unsigned port, Cycle now);
+  void hold(unsigned port, unsigned vc, Cycle now);
+  void release(unsigned port, unsigned vc, Cycle now);
   // A packet that lost its output (`thread`: the evaluating one's, for the observer).
   void count_contention(unsigned i, unsigned port, unsigned thread);
   // Tells the network's contention observer (out of line: the allocation stages stay lean).
@@ -471,6 +474,11 @@ class Router : public Clocked<Router> {
   Cycle dq_busy_since_ = 0;
   std::vector<RecoveryEvent>* recovery_log_ = nullptr;
   MulticastTrace mc_trace_;
+  struct VcBusy {
+    Cycle since = 0;
+    std::uint64_t cycles = 0;
+  };
+  std::vector<VcBusy> vc_busy_;  // per output port and VC; empty unless record_vc_usage()
   void note(Cycle now, RecoveryEvent::What what, PacketHandle packet) {
     if (recovery_log_) recovery_log_->push_back({now, what, net_.packets[packet].packet_id});
   }

@@ -80,7 +80,7 @@ HdnTopology::HdnTopology(HdnSpec spec, unsigned endpoints_per_router) : spec_(st
 }
 
 std::string HdnTopology::describe() const {
-  return spec_.describe() + ", " + std::to_string(num_routers()) + " routers";
+  return spec_.describe();  // (the routers are counted beside it: sim.routers)
 }
 
 std::string HdnTopology::port_name(unsigned port) const {
