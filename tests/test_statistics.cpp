@@ -30,17 +30,26 @@ RunOutcome run(const TrafficParams& tp, RunParams rp, const std::string& kind = 
   return out;
 }
 
-// Per-flow statistics of `pattern` at 0.1 flits/node/cycle, a 3,000-cycle window, `top` flows.
-Report run_flows(const std::string& pattern, std::uint32_t top) {
+// Traffic at `rate`; a 500-cycle warm-up and a 3,000-cycle window.
+TrafficParams at_rate(double rate, const std::string& pattern = "uniform") {
   TrafficParams tp;
-  tp.injection_rate = 0.1;
+  tp.injection_rate = rate;
   tp.pattern = pattern;
+  return tp;
+}
+RunParams short_window() {
   RunParams rp;
   rp.warmup_cycles = 500;
   rp.measure_cycles = 3000;
+  return rp;
+}
+
+// Per-flow statistics of `pattern` at 0.1 flits/node/cycle, `top` flows.
+Report run_flows(const std::string& pattern, std::uint32_t top) {
+  RunParams rp = short_window();
   rp.per_flow = true;
   rp.per_flow_top = top;
-  return run(tp, rp).report;
+  return run(at_rate(0.1, pattern), rp).report;
 }
 
 }  // namespace
@@ -65,12 +74,7 @@ TEST_CASE("latency histogram buckets: one per cycle below 8, then four per power
 
 TEST_CASE("latency percentiles are ordered and the histogram holds every measured packet",
           "[statistics]") {
-  TrafficParams tp;
-  tp.injection_rate = 0.3;
-  RunParams rp;
-  rp.warmup_cycles = 500;
-  rp.measure_cycles = 3000;
-  const Report r = run(tp, rp).report;
+  const Report r = run(at_rate(0.3), short_window()).report;
   for (const std::string k : {"latency_cycles", "network_latency_cycles"}) {
     INFO(k);
     const auto p50 = test::get<double>(r, k + ".p50"), p90 = test::get<double>(r, k + ".p90"),
@@ -96,8 +100,7 @@ TEST_CASE("latency percentiles are ordered and the histogram holds every measure
 
 TEST_CASE("the throughput series adds up to the flits delivered and levels off at the offered "
           "load", "[statistics]") {
-  TrafficParams tp;
-  tp.injection_rate = 0.2;
+  const TrafficParams tp = at_rate(0.2);
   RunParams rp;
   rp.warmup_cycles = 1000;
   rp.measure_cycles = 8000;
@@ -156,13 +159,9 @@ TEST_CASE("per-flow statistics: the top N of highest mean latency", "[statistics
 
 TEST_CASE("per-VC statistics: each VC's busy cycles lie within its port's, and cover them",
           "[statistics]") {
-  TrafficParams tp;
-  tp.injection_rate = 0.3;
-  RunParams rp;
-  rp.warmup_cycles = 500;
-  rp.measure_cycles = 3000;
+  RunParams rp = short_window();
   rp.per_vc = true;
-  const Report r = run(tp, rp).report;
+  const Report r = run(at_rate(0.3), rp).report;
   const auto cycles = test::get<std::uint64_t>(r, "sim.cycles");
   std::uint64_t used = 0;
   for (const Report& link : list(r, "links")) {
