@@ -200,7 +200,7 @@ bool Router::head_ready(unsigned i, Cycle now) const {
 }
 
 void Router::hold(unsigned port, unsigned vc, Cycle now) {
-  if (!vc_busy_.empty()) vc_busy_[port * vcs_ + vc].since = now;
+  if (vc_usage_) vc_busy_[port * vcs_ + vc].since = now;  // (a flag on a line a cycle reads)
   OutputPort& o = out(port);
   if (o.held_vcs++ == 0) {
     o.busy_since = now;
@@ -209,7 +209,7 @@ void Router::hold(unsigned port, unsigned vc, Cycle now) {
 }
 
 void Router::release(unsigned port, unsigned vc, Cycle now) {
-  if (!vc_busy_.empty()) {
+  if (vc_usage_) {
     VcBusy& b = vc_busy_[port * vcs_ + vc];
     b.cycles += now - b.since + 1;
   }
@@ -221,7 +221,7 @@ void Router::release(unsigned port, unsigned vc, Cycle now) {
 }
 
 void Router::finish(Cycle now) {
-  for (unsigned p = 0; p < ports_ && !vc_busy_.empty(); ++p)
+  for (unsigned p = 0; p < ports_ && vc_usage_; ++p)
     for (unsigned v = 0; v < vcs_; ++v)
       if (out_vc(p, v).owner >= 0) {
         VcBusy& b = vc_busy_[p * vcs_ + v];
@@ -904,7 +904,7 @@ void Router::report(Tally& t, const Topology& topo) const {
     link.set("utilization", cycles ? static_cast<double>(c.flits) / cycles : 0.0);
     link.set("busy_cycles", c.busy_cycles);
     link.set("contention_events", c.contention_events);
-    if (!vc_busy_.empty()) {
+    if (vc_usage_) {
       std::vector<std::uint64_t> busy(vcs_);
       std::vector<double> share(vcs_);
       for (unsigned v = 0; v < vcs_; ++v) {

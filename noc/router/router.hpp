@@ -160,7 +160,10 @@ class Router : public Clocked<Router> {
   void finish(Cycle now);
   // Per output VC, the cycles it was held by a packet (stats.per_vc): the links' rows get
   // vc_busy_cycles and vc_utilization.
-  void record_vc_usage() { vc_busy_.assign(static_cast<std::size_t>(ports_) * vcs_, VcBusy{}); }
+  void record_vc_usage() {
+    vc_busy_.assign(static_cast<std::size_t>(ports_) * vcs_, VcBusy{});
+    vc_usage_ = true;
+  }
   // Its counters into the results (up to the current cycle), and a row per output link.
   void report(Tally& t, const Topology& topo) const;
   // Appends one line per non-empty input VC: what its front flit waits for.
@@ -427,6 +430,7 @@ class Router : public Clocked<Router> {
   bool multicast_work_ = false;  // a multicast VC or held message (update_multicast_work)
   bool sinks_ = false;           // a local port has more than one sink channel (sink_next_)
   bool ages_ = false;            // an allocator is oldest-first: keep created_ (start_head)
+  bool vc_usage_ = false;        // record_vc_usage(): hold and release time each VC
   std::uint8_t multicast_class_ = 0xff;  // the class multicast messages use; none = 0xff
   Link** in_links_;
   std::uint64_t* nonempty_;  // bit per input VC with flits buffered
@@ -478,7 +482,7 @@ class Router : public Clocked<Router> {
     Cycle since = 0;
     std::uint64_t cycles = 0;
   };
-  std::vector<VcBusy> vc_busy_;  // per output port and VC; empty unless record_vc_usage()
+  std::vector<VcBusy> vc_busy_;  // per output port and VC, with vc_usage_
   void note(Cycle now, RecoveryEvent::What what, PacketHandle packet) {
     if (recovery_log_) recovery_log_->push_back({now, what, net_.packets[packet].packet_id});
   }
