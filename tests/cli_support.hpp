@@ -70,14 +70,19 @@ inline Result run_collnoc(const std::string& args, bool with_stderr = true,
                    (with_stderr ? " 2>&1" : " 2>/dev/null"));
 }
 
+inline nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  REQUIRE(in.good());
+  return nlohmann::json::parse(in);
+}
+
 // `collnoc run --quiet ARGS`, which must succeed; its results (written to scratch file NAME.json).
 inline nlohmann::json run_json(const std::string& args, const std::string& name) {
   const std::string out = temp_path(name + ".json");
   const Result r = run_collnoc("run --quiet " + args + " --out " + out);
   INFO(args << "\n" << r.output);
   REQUIRE(r.status == 0);
-  std::ifstream in(out);
-  return nlohmann::json::parse(in);
+  return read_json(out);
 }
 
 inline std::string read_text(const std::string& path) {

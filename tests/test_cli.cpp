@@ -20,11 +20,7 @@ using collnoc::test::Result;
 using collnoc::test::temp_path;
 using collnoc::test::run_collnoc;
 
-nlohmann::json read_json(const std::string& path) {
-  std::ifstream in(path);
-  REQUIRE(in.good());
-  return nlohmann::json::parse(in);
-}
+using collnoc::test::read_json;
 
 // Results without the wall-clock figures, which differ between runs by nature.
 nlohmann::json without_wall_time(nlohmann::json j) {
