@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <unordered_map>
 #include <vector>
 
@@ -60,6 +61,14 @@ struct RoundTally {
   std::uint64_t contention_links = 0;
   std::uint64_t contention_ejection = 0;
 };
+// One output port's share of a round (stats.per_round_links): flits of the round's unicast
+// packets allocated to it, and the contention events they met there.
+struct LinkRoundTally {
+  std::uint64_t flits = 0;
+  std::uint64_t contention_events = 0;
+};
+// Per round, per output port (router x kMaxRouterPorts + port), in port order.
+using LinksByRound = std::vector<std::map<std::uint32_t, LinkRoundTally>>;
 
 class InterfaceContext final : public ContentionObserver {
  public:
@@ -69,12 +78,22 @@ class InterfaceContext final : public ContentionObserver {
   }
   // Counting per round: on (firmware runs) the routers report their contention here.
   void tally_rounds() { net_.contention_observer = this; }
+  // And per round and output port too (the routers must report_allocations()).
+  void tally_round_links() { round_links_ = true; }
   void count_packets(std::uint16_t round, std::uint64_t packets) {
     tally(0, round).packets += packets;  // (a core's command: not during an evaluation)
   }
-  void contended(PacketHandle packet, bool on_link, unsigned thread) override {
-    RoundTally& t = tally(thread, net_.packets.owned<MessageFields>(packet).round);
+  void contended(PacketHandle packet, RouterId router, unsigned port, bool on_link,
+                 unsigned thread) override {
+    const std::uint16_t round = net_.packets.owned<MessageFields>(packet).round;
+    RoundTally& t = tally(thread, round);
     ++(on_link ? t.contention_links : t.contention_ejection);
+    if (round_links_) ++link_tally(thread, round, router, port).contention_events;
+  }
+  void allocated(PacketHandle packet, RouterId router, unsigned port, unsigned flits,
+                 unsigned thread) override {
+    const std::uint16_t round = net_.packets.owned<MessageFields>(packet).round;
+    link_tally(thread, round, router, port).flits += flits;
   }
   // Each round's packets and contention, over the threads.
   std::vector<RoundTally> round_totals() const {
@@ -85,6 +104,19 @@ class InterfaceContext final : public ContentionObserver {
         total[r].packets += p.rounds[r].packets;
         total[r].contention_links += p.rounds[r].contention_links;
         total[r].contention_ejection += p.rounds[r].contention_ejection;
+      }
+    return total;
+  }
+  LinksByRound links_by_round() const {
+    LinksByRound total;
+    for (const PerThread& p : rounds_)
+      for (std::size_t r = 0; r < p.links.size(); ++r) {
+        if (r >= total.size()) total.resize(r + 1);
+        for (const auto& [port, t] : p.links[r]) {
+          LinkRoundTally& sum = total[r][port];
+          sum.flits += t.flits;
+          sum.contention_events += t.contention_events;
+        }
       }
     return total;
   }
@@ -120,13 +152,21 @@ class InterfaceContext final : public ContentionObserver {
  private:
   struct alignas(64) PerThread {  // each thread's on lines of its own
     std::vector<RoundTally> rounds;
+    LinksByRound links;
   };
   RoundTally& tally(unsigned thread, std::uint32_t round) {
     std::vector<RoundTally>& rounds = rounds_[thread].rounds;
     if (round >= rounds.size()) rounds.resize(round + std::size_t{1});
     return rounds[round];
   }
+  LinkRoundTally& link_tally(unsigned thread, std::uint16_t round, RouterId router,
+                             unsigned port) {
+    LinksByRound& links = rounds_[thread].links;
+    if (round >= links.size()) links.resize(round + std::size_t{1});
+    return links[round][router * kMaxRouterPorts + port];
+  }
   NetworkContext& net_;
+  bool round_links_ = false;
   std::array<PerThread, kMaxThreads> rounds_;
 };
 

@@ -39,7 +39,12 @@ struct RouterScratch {
 // sender's round). Called on the evaluating thread (`thread`: a ParallelCycle's, or 0).
 class ContentionObserver {
  public:
-  virtual void contended(PacketHandle packet, bool on_link, unsigned thread) = 0;
+  virtual void contended(PacketHandle packet, RouterId router, unsigned port, bool on_link,
+                         unsigned thread) = 0;
+  // A unicast packet of `flits` flits was given output `port` of `router` (once per packet and
+  // hop; only from routers asked to, Router::report_allocations).
+  virtual void allocated(PacketHandle packet, RouterId router, unsigned port, unsigned flits,
+                         unsigned thread) = 0;
 
  protected:
   ~ContentionObserver() = default;

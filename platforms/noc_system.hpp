@@ -91,6 +91,11 @@ class NocSystem : public sc_core::sc_module {
   NetworkContext& context() { return net_; }
   const NetworkContext& context() const { return net_; }
   const InterfaceContext& interfaces() const { return interfaces_; }
+  // Firmware runs: each round's flits and contention per output port (stats.per_round_links).
+  void record_round_links() {
+    interfaces_.tally_round_links();
+    for (auto& r : routers_) r->report_allocations();
+  }
   std::size_t num_routers() const { return routers_.size(); }
   Router& router(RouterId r) { return *routers_[r]; }
   const Router& router(RouterId r) const { return *routers_[r]; }

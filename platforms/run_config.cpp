@@ -111,6 +111,10 @@ void check_buildable(const RunConfig& rc) {
   validate(sys.link, "link");
   validate(sys.ni_link, "ni_link");
   validate(rc.run);
+  if (rc.run.per_round_links && rc.synthetic())
+    throw ParamError("stats.per_round_links", "true",
+                     "must be false with synthetic traffic, which has no rounds (a firmware "
+                     "workload: workload.kind other than synthetic)");
   // Every parameter's range, used by this run or not (the ones above again, cheaply).
   validate(rc.platform);
   if (rc.synthetic() && rc.traffic.normalized_load > 0) {  // (before the rate it stands for)

@@ -70,6 +70,7 @@ Simulation::Simulation(NocSystem& system, const RunParams& params, Firmware* fir
       sys_.ni(static_cast<NodeId>(n)).record_flows(static_cast<NodeId>(sys_.num_nis()));
   if (params_.per_vc)
     for (std::size_t r = 0; r < sys_.num_routers(); ++r) sys_.router(static_cast<RouterId>(r)).record_vc_usage();
+  if (params_.per_round_links && firmware_) sys_.record_round_links();  // (check_buildable)
   if (firmware_) {
     window_begin_ = 0;
     for (std::size_t n = 0; n < sys_.num_nis(); ++n)
@@ -458,12 +459,32 @@ void Simulation::gather(RunOutcome& out, double wall_seconds, bool completed) co
       round.set("contention_events_ejection", c.contention_ejection);
       r.append("contention_by_round", std::move(round));
     }
+    if (params_.per_round_links) report_round_links(r);
     firmware_->report(r);
   }
   if (const Report::Value* v = r.find("collective.execution_cycles"))
     r.set("collective.execution_us", static_cast<double>(std::get<std::uint64_t>(*v)) *
                                          sys_.params().clock_period_ns / 1000.0);
   r.arrange(result_layout());
+}
+
+void Simulation::report_round_links(Report& r) const {
+  const Topology& topo = sys_.topology();
+  const LinksByRound rounds = sys_.interfaces().links_by_round();
+  for (std::size_t round = 0; round < rounds.size(); ++round)
+    for (const auto& [index, t] : rounds[round]) {
+      const RouterId router = index / kMaxRouterPorts;
+      const unsigned port = index % kMaxRouterPorts;
+      if (topo.is_local_port(port)) continue;  // ejection: not a link
+      Report row;
+      row.set("round", static_cast<std::uint64_t>(round));
+      row.set("router", static_cast<std::uint64_t>(router));
+      row.set("port", topo.port_name(port));
+      row.set("to_router", static_cast<std::uint64_t>(topo.peer(router, port).router));
+      row.set("flits", t.flits);
+      row.set("contention_events", t.contention_events);
+      r.append("links_by_round", std::move(row));
+    }
 }
 
 }  // namespace collnoc

@@ -35,6 +35,9 @@ struct RunParams {
   std::uint32_t per_flow_top = 20;
   // Per output VC of every link, the share of cycles a packet held it (stats.per_vc).
   bool per_vc = false;
+  // Firmware: per round, the flits and contention events of every router-to-router link
+  // (stats.per_round_links: the links_by_round rows).
+  bool per_round_links = false;
   std::uint64_t seed = 1;
   bool progress = true;           // print progress on stderr for runs longer than a few seconds
   // Nonzero stops the run at its next check (every 256 cycles at most) with the results so far
@@ -78,6 +81,7 @@ class Simulation {
  private:
   bool finished(Cycle now) const;
   void gather(RunOutcome& out, double wall_seconds, bool completed) const;
+  void report_round_links(Report& r) const;
   // The measurement window starts at `begin` (sets the NIs').
   void open_window(Cycle begin);
   // Steady-state warm-up: at an interval's end, whether the window opens now.

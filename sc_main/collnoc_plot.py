@@ -17,6 +17,7 @@ import sys
 import tempfile
 
 EXTENSIONS = (".png", ".svg")
+MAX_PANELS = 36  # heatmap --rounds: small multiples in one figure
 METRICS = {  # --metric: the key of a `links` row, and what it is
     "utilization": ("utilization", "utilization (flits/cycle)"),
     "flits": ("flits", "flits sent"),
@@ -196,7 +197,7 @@ def read_results(path):
 
 
 def read_network(results, path, key):
-    """Router-to-router links (each with router, to_router and the metric `key`), the router
+    """Router-to-router links (each with router, to_router and the metric `key`, if any), the router
     count, and router -> mean buffer occupancy (empty for results without router_buffers)."""
     def whole(row, name):
         v = row.get(name)
@@ -219,8 +220,11 @@ def read_network(results, path, key):
             raise BadInput("%s: a row of 'links' that is not an object: %s" % (path, row))
         if "to_node" in row:
             continue  # an ejection port: not drawn
-        links.append({"router": whole(row, "router"), "to_router": whole(row, "to_router"),
-                      "port": str(row.get("port", "")), key: real(row, key)})
+        link = {"router": whole(row, "router"), "to_router": whole(row, "to_router"),
+                "port": str(row.get("port", ""))}
+        if key:
+            link[key] = real(row, key)
+        links.append(link)
     sim = results.get("sim") if isinstance(results.get("sim"), dict) else {}
     routers = sim.get("routers") if isinstance(sim.get("routers"), int) else 0
     routers = max([routers] + [max(l["router"], l["to_router"]) + 1 for l in links])
@@ -315,34 +319,56 @@ def link_arrows(results, links, routers):
     return pos, radius, arrows, None
 
 
-def heatmap_plot(args):
-    fmt = check_output_path(args.out)
-    results = read_results(args.json)
-    key, meaning = METRICS[args.metric]
-    links, routers, buffers = read_network(results, args.json, key)
-    values = [l[key] for l in links]
+def round_values(results, path, links, key, wanted):
+    """Per round to draw (`wanted`: a round number, (first, last), or "all"), the metric of
+    every link in `links` order from the `links_by_round` rows (0 where the round sent nothing)."""
+    rows = results.get("links_by_round")
+    if not isinstance(rows, list):
+        raise BadInput("%s: no 'links_by_round' array: run the firmware with --set "
+                       "stats.per_round_links=true" % path)
+    index = {(l["router"], l["to_router"], l["port"]): i for i, l in enumerate(links)}
+    rounds = {}
+    for row in rows:
+        if not isinstance(row, dict) or not all(
+                isinstance(row.get(k), int) and not isinstance(row.get(k), bool)
+                for k in ("round", "router", "to_router")) or \
+                isinstance(row.get(key), bool) or not isinstance(row.get(key), (int, float)):
+            raise BadInput("%s: a row of 'links_by_round' without round, router, to_router and "
+                           "%s: %s" % (path, key, json.dumps(row)[:120]))
+        i = index.get((row["router"], row["to_router"], str(row.get("port", ""))))
+        if i is None:
+            raise BadInput("%s: a row of 'links_by_round' for a link not in 'links': %s" %
+                           (path, json.dumps(row)[:120]))
+        rounds.setdefault(row["round"], [0.0] * len(links))[i] += float(row[key])
+    have = sorted(rounds)
+    listed = ", ".join(map(str, have[:20])) + (", ..." if len(have) > 20 else "")
+    if wanted == "all":
+        chosen = have
+    elif isinstance(wanted, tuple):
+        chosen = [r for r in have if wanted[0] <= r <= wanted[1]]
+    else:
+        chosen = [wanted] if wanted in rounds else []
+    if not chosen:
+        raise BadInput("--round%s %s: no link traffic in %s; rounds with traffic: %s" % (
+            "s" if wanted == "all" or isinstance(wanted, tuple) else "",
+            "%d-%d" % wanted if isinstance(wanted, tuple) else wanted,
+            "that round" if isinstance(wanted, int) else "those rounds", listed or "none"))
+    if len(chosen) > MAX_PANELS:
+        raise BadInput("--rounds: %d rounds with traffic, at most %d panels in one figure: pick a "
+                       "range (--rounds FIRST-LAST) or one round (--round R)" %
+                       (len(chosen), MAX_PANELS))
+    return [(r, rounds[r]) for r in chosen]
 
-    plt = pyplot()
-    from matplotlib import cm, colors
-    pos, radius, arrows, shape = link_arrows(results, links, routers)
-    width = (shape[0][0] if shape else 8)
-    height = (shape[0][1] if shape else 8)
-    size = min(12, max(4.5, 0.9 * max(width, height) + 2))
-    bars = 3.2 if buffers else 1.8  # room for the colour bars
-    fig, ax = plt.subplots(figsize=(size + bars, size * max(height, 1) / max(width, 1) + 0.8
-                                    if shape else size))
-    link_norm = colors.Normalize(vmin=0, vmax=max(values + [0]) or 1)
-    link_map = cm.ScalarMappable(norm=link_norm, cmap="viridis")
+
+def draw_network(plt, ax, drawing, values, norm, router_map, buffers, routers):
+    """The routers and the links, coloured by `values` (one per link) on `norm`."""
+    pos, radius, arrows, shape = drawing
     if arrows:
         xs, ys, us, vs = zip(*arrows)
         shaft = radius * (0.28 if shape else 0.3)
-        ax.quiver(xs, ys, us, vs, values, cmap="viridis", norm=link_norm, angles="xy",
+        ax.quiver(xs, ys, us, vs, values, cmap="viridis", norm=norm, angles="xy",
                   scale_units="xy", scale=1, units="xy", width=shaft, headwidth=3,
                   headlength=3.5, headaxislength=3, zorder=2)
-    router_map = None
-    if buffers:
-        router_map = cm.ScalarMappable(
-            norm=colors.Normalize(vmin=0, vmax=max(buffers.values()) or 1), cmap="Oranges")
     for r, (x, y) in enumerate(pos):
         face = router_map.to_rgba(buffers.get(r, 0.0)) if router_map else "white"
         ax.add_patch(plt.Circle((x, y), radius, facecolor=face, edgecolor="black",
@@ -353,7 +379,6 @@ def heatmap_plot(args):
                     color="white" if dark else "black",
                     fontsize=8 if shape else 6)
     ax.set_aspect("equal")
-    ax.autoscale_view()
     margin = 0.6 if shape else 0.1
     xs_all, ys_all = [p[0] for p in pos], [p[1] for p in pos]
     ax.set_xlim(min(xs_all) - margin, max(xs_all) + margin)
@@ -362,15 +387,85 @@ def heatmap_plot(args):
     ax.set_yticks([])
     for spine in ax.spines.values():
         spine.set_visible(False)
-    fig.colorbar(link_map, ax=ax, shrink=0.8, pad=0.02, label="link " + meaning)
+
+
+def heatmap_plot(args):
+    fmt = check_output_path(args.out)
+    results = read_results(args.json)
+    per_round = args.round is not None or args.rounds is not None
+    metric = args.metric or ("flits" if per_round else "utilization")
+    if per_round and metric == "utilization":
+        raise BadInput("--metric utilization with --round/--rounds: a round has no duration of "
+                       "its own (cores' rounds overlap): use flits or contention")
+    key, meaning = METRICS[metric]
+    # Per round: every link of the network, its values from that round's rows.
+    links, routers, buffers = read_network(results, args.json, None if per_round else key)
+    if per_round:
+        wanted = args.round if args.round is not None else args.rounds
+        panels = [("round %d" % r, v) for r, v in round_values(results, args.json, links, key, wanted)]
+        buffers = {}  # (router occupancy is the whole run's)
+    else:
+        panels = [(None, [l[key] for l in links])]
+
+    plt = pyplot()
+    from matplotlib import cm, colors
+    drawing = link_arrows(results, links, routers)
+    shape = drawing[3]
+    width = (shape[0][0] if shape else 8)
+    height = (shape[0][1] if shape else 8)
+    size = min(12, max(4.5, 0.9 * max(width, height) + 2))
+    cols = math.ceil(math.sqrt(len(panels)))
+    rows = math.ceil(len(panels) / cols)
+    if len(panels) > 1:  # small multiples: each panel smaller, one colour scale for all
+        size = max(2.5, min(size, 16.0 / cols))
+    bars = 3.2 if buffers else 1.8  # room for the colour bars
+    panel_height = size * max(height, 1) / max(width, 1) + 0.8 if shape else size
+    if len(panels) > 1:  # the colour bar takes width from every panel, and so height
+        panel_height = 0.85 * (panel_height - 0.8) + 0.4
+    fig, axes = plt.subplots(rows, cols, squeeze=False,
+                             figsize=(size * cols + bars, panel_height * rows))
+    link_norm = colors.Normalize(vmin=0, vmax=max([v for _, vs in panels for v in vs] + [0]) or 1)
+    link_map = cm.ScalarMappable(norm=link_norm, cmap="viridis")
+    router_map = None
+    if buffers:
+        router_map = cm.ScalarMappable(
+            norm=colors.Normalize(vmin=0, vmax=max(buffers.values()) or 1), cmap="Oranges")
+    flat = [ax for row in axes for ax in row]
+    for ax, (name, values) in zip(flat, panels):
+        draw_network(plt, ax, drawing, values, link_norm, router_map, buffers, routers)
+        if name and len(panels) > 1:
+            ax.set_title(name, fontsize=10)
+    for ax in flat[len(panels):]:
+        ax.set_visible(False)
+    fig.colorbar(link_map, ax=flat, shrink=0.8, pad=0.02, label="link " + meaning)
     if router_map:
-        fig.colorbar(router_map, ax=ax, shrink=0.8, pad=0.02,
+        fig.colorbar(router_map, ax=flat, shrink=0.8, pad=0.02,
                      label="router mean buffer occupancy (flits)")
     topology = results["sim"].get("topology", "%d routers" % routers)
-    ax.set_title(args.title or "%s\nlinks by %s%s" % (
-        topology, args.metric, ", routers by buffer occupancy" if buffers else ""))
+    if per_round and len(panels) == 1:
+        title = "%s, %s\nlinks by %s" % (topology, panels[0][0], metric)
+    elif per_round:
+        title = "%s: links by %s, per round" % (topology, metric)
+    else:
+        title = "%s\nlinks by %s%s" % (topology, metric,
+                                       ", routers by buffer occupancy" if buffers else "")
+    if len(panels) > 1:
+        fig.suptitle(args.title or title)
+    else:
+        flat[0].set_title(args.title or title)
     save(fig, args.out, fmt)
     return 0
+
+
+def round_range(text):
+    """--rounds: nothing (every round with traffic) or FIRST-LAST."""
+    if text == "all":  # (argparse passes the const through here too)
+        return text
+    m = re.match(r"^(\d+)-(\d+)$", text)
+    if not m or int(m.group(1)) > int(m.group(2)):
+        raise argparse.ArgumentTypeError("'%s': allowed FIRST-LAST, two round numbers, "
+                                         "FIRST <= LAST (or no value: every round)" % text)
+    return int(m.group(1)), int(m.group(2))
 
 
 # ------------------------------------------------------------------------------ command line
@@ -394,8 +489,14 @@ def parsers():
         "routers by mean buffer occupancy: 1-D and 2-D meshes and tori as a grid, other "
         "topologies as a node-link drawing."))
     heat.add_argument("json", help="results JSON of collnoc run")
-    heat.add_argument("--metric", default="utilization", choices=list(METRICS),
-                      help="what colours the links (default: %(default)s)")
+    heat.add_argument("--metric", choices=list(METRICS),
+                      help="what colours the links (default: utilization; per round: flits)")
+    rounds = heat.add_mutually_exclusive_group()
+    rounds.add_argument("--round", type=int, metavar="R",
+                        help="firmware round R's links (needs stats.per_round_links=true)")
+    rounds.add_argument("--rounds", nargs="?", const="all", type=round_range,
+                        metavar="FIRST-LAST", help="one panel per round with traffic (at most "
+                        "%d), on one colour scale" % MAX_PANELS)
     heat.add_argument("--title", help="title above the plot")
     heat.add_argument("-o", "--out", required=True, help="the figure: .png or .svg")
     return load, heat
@@ -409,7 +510,8 @@ def main(argv):
         if argv and argv[0] in ("-h", "--help"):
             print("collnoc plot: figures of collnoc's results (docs/plots.md)\n\n"
                   "  collnoc plot [load] SWEEP.csv ... [--x KEY] [--y KEY] [--by KEY] -o F.png|F.svg\n"
-                  "  collnoc plot heatmap RESULTS.json [--metric %s] -o F.png|F.svg\n\n"
+                  "  collnoc plot heatmap RESULTS.json [--metric %s] [--round R | --rounds [A-B]] "
+                  "-o F.png|F.svg\n\n"
                   "collnoc plot load --help and collnoc plot heatmap --help describe the options."
                   % "|".join(METRICS))
             return 0

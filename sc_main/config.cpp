@@ -557,6 +557,10 @@ std::vector<KeySpec> build_schema() {
                "per output VC of every link, the cycles a packet held it (links' vc_busy_cycles "
                "and vc_utilization)",
                COLLNOC_FIELD(run.per_vc)),
+      bool_key("stats.per_round_links",
+               "firmware: per round, the flits and contention events of every router-to-router "
+               "link (links_by_round; collnoc plot heatmap --round)",
+               COLLNOC_FIELD(run.per_round_links)),
       bool_key("sim.activity_driven",
                "idle blocks sleep until woken (results are identical either way)",
                COLLNOC_FIELD(platform.system.activity_driven)),

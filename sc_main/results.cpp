@@ -18,9 +18,19 @@ const std::vector<ResultArray>& result_arrays() {
   static const std::vector<ResultArray> arrays{
       {"links",
        {"router", "port", "to_router", "to_node", "flits", "utilization", "busy_cycles",
-        "contention_events"}},
+        "contention_events", "vc_busy_cycles", "vc_utilization"}},
+      {"router_buffers", {"router", "buffer_occupancy_mean_flits", "buffer_occupancy_max_flits"}},
+      {"flows",
+       {"src", "dst", "packets", "flits", "latency_cycles_mean", "latency_cycles_max",
+        "throughput_flits_per_cycle"}},
       {"contention_by_round",
        {"round", "packets", "contention_events_links", "contention_events_ejection"}},
+      {"links_by_round", {"round", "router", "port", "to_router", "flits", "contention_events"}},
+      {"latency_cycles.histogram_edges", {}},
+      {"latency_cycles.histogram_counts", {}},
+      {"network_latency_cycles.histogram_edges", {}},
+      {"network_latency_cycles.histogram_counts", {}},
+      {"throughput.series_flits_per_node_cycle", {}},
       {"collective.steps",
        {"level", "step", "name", "round", "unicasts", "packets", "xor_operations",
         "max_latency_cycles", "mean_latency_cycles", "start_cycle", "end_cycle"}},
@@ -193,10 +203,14 @@ Json column_value(const Json& results, const std::string& key) {
               (elements[i].is_string() ? elements[i].get<std::string>() : elements[i].dump());
     return cell;
   }
-  // A reduction is over the numbers among the elements.
+  // A reduction is over the numbers among the elements, and in lists among them (a link's
+  // vc_utilization: over every VC of every link).
   std::vector<Json> numbers;
-  std::copy_if(elements.begin(), elements.end(), std::back_inserter(numbers),
-               [](const Json& e) { return e.is_number(); });
+  for (const Json& e : elements)
+    if (e.is_number()) numbers.push_back(e);
+    else if (e.is_array())
+      std::copy_if(e.begin(), e.end(), std::back_inserter(numbers),
+                   [](const Json& x) { return x.is_number(); });
   if (numbers.empty()) return Json();
   const auto less = [](const Json& a, const Json& b) { return a.get<double>() < b.get<double>(); };
   if (c.reduction == "max") return *std::max_element(numbers.begin(), numbers.end(), less);

@@ -7,6 +7,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -114,6 +116,46 @@ TEST_CASE("plot: a torus as a grid, an HDN as a node-link drawing", "[plot]") {
   const std::string first = read_text(svg);
   plot("heatmap " + temp_path("hdn.json") + " -o " + svg);
   CHECK(read_text(svg) == first);
+}
+
+TEST_CASE("plot: per-round heat maps of a firmware run; its rounds add up to the run's links",
+          "[plot]") {
+  // Pairwise alltoall on a 4x4 grid: 15 rounds (one per stage), contention in some of them.
+  const auto j = run_json("--set platform=tilepro --set workload.kind=collective "
+                          "--set workload.collective=alltoall --set workload.algorithm=pairwise "
+                          "--set workload.grid=4x4 --set stats.per_round_links=true",
+                          "rounds");
+  std::map<std::string, std::uint64_t> flits;        // per link, over the rounds
+  std::map<std::uint64_t, std::uint64_t> contention;  // per round, over the links
+  std::set<std::uint64_t> rounds;
+  for (const auto& row : j["links_by_round"]) {
+    const std::string link = row["router"].dump() + ">" + row["to_router"].dump();
+    flits[link] += row["flits"].get<std::uint64_t>();
+    contention[row["round"].get<std::uint64_t>()] += row["contention_events"].get<std::uint64_t>();
+    rounds.insert(row["round"].get<std::uint64_t>());
+  }
+  CHECK(rounds.size() == 15);
+  std::size_t links = 0;
+  for (const auto& l : j["links"])
+    if (l.contains("to_router")) {
+      ++links;
+      CHECK(flits[l["router"].dump() + ">" + l["to_router"].dump()] == l["flits"].get<std::uint64_t>());
+    }
+  CHECK(links == 112);  // every link of the 8x8 chip
+  std::uint64_t contended_rounds = 0;
+  for (const auto& r : j["contention_by_round"]) {
+    CHECK(contention[r["round"].get<std::uint64_t>()] == r["contention_events_links"].get<std::uint64_t>());
+    contended_rounds += r["contention_events_links"].get<std::uint64_t>() > 0;
+  }
+  CHECK(contended_rounds > 0);
+
+  const std::string json = temp_path("rounds.json");
+  plot("heatmap " + json + " --round 2 --metric contention -o " + temp_path("round2.png"));
+  require_picture(temp_path("round2.png"), 10);
+  plot("heatmap " + json + " --rounds 1-4 -o " + temp_path("rounds.png"));
+  require_picture(temp_path("rounds.png"), 10);
+  const Picture one = measure_png(temp_path("round2.png")), four = measure_png(temp_path("rounds.png"));
+  CHECK(four.width > one.width);  // a grid of panels
 }
 
 TEST_CASE("plot: --help names both kinds of figure", "[plot]") {

@@ -102,6 +102,80 @@ TEST_CASE("sweeps: --seeds gives each metric's mean and 95 % confidence interval
   CHECK(read_csv(one).at(0).at("latency_cycles.mean.ci95").empty());
 }
 
+TEST_CASE("sweeps: seeds that fail are left out of the means, and the row says the first failure",
+          "[sweeps]") {
+  // A broadcast whose cores start after a seeded random delay: with sim.max_cycles = 530, seeds
+  // 1 and 4 run out of cycles (543 needed), seeds 2 and 3 finish (520 and 499 cycles).
+  const std::string csv = temp_path("partial.csv"), raw = temp_path("partial_raw.csv");
+  const Result r = run_collnoc(
+      "sweep - --set topology.k=4 --set workload.kind=collective "
+      "--set workload.collective=broadcast --set workload.start_skew_cycles=500 "
+      "--set sim.max_cycles=530 --param topology.k --values 4 --seeds 4 --quiet --raw " + raw +
+      " --out " + csv);
+  INFO(r.output);
+  CHECK(r.status == 1);  // a run failed
+  CHECK(r.output.find("seed=1 failed (timeout)") != std::string::npos);
+  const auto runs = read_csv(raw);
+  REQUIRE(runs.size() == 4);
+  CHECK(runs[0].at("sim.status") == "timeout");
+  CHECK(runs[1].at("sim.status") == "ok");
+  CHECK(runs[2].at("sim.status") == "ok");
+  CHECK(runs[3].at("sim.status") == "timeout");
+  const auto row = read_csv(csv).at(0);
+  CHECK(row.at("sim.status") == "timeout");
+  CHECK(row.at("seeds") == "2");
+  const double a = number(runs[1].at("collective.execution_cycles"));
+  const double b = number(runs[2].at("collective.execution_cycles"));
+  CHECK(a != b);
+  CHECK(number(row.at("collective.execution_cycles")) == Approx((a + b) / 2));
+  // Two runs: t(0.975, 1 degree of freedom) = 12.706 times the standard error.
+  CHECK(number(row.at("collective.execution_cycles.ci95")) ==
+        Approx(12.7062 * std::abs(a - b) / 2).epsilon(1e-4));
+}
+
+TEST_CASE("sweeps: every array a run's results hold is a --columns key, with a value", "[sweeps]") {
+  // Synthetic traffic with every optional statistic, and firmware runs with per-round links,
+  // all-to-all broadcast's steps and a collective's per-core times.
+  for (const std::string settings :
+       {"--set topology.k=4 --set sim.measure_cycles=400 --set stats.per_flow=true "
+        "--set stats.per_vc=true",
+        "--set platform=tilepro --set workload.kind=collective --set workload.collective=alltoall "
+        "--set workload.algorithm=pairwise --set workload.grid=3x3 --set stats.per_round_links=true",
+        "--set topology.k=4 --set workload.kind=all_to_all_broadcast --set workload.group=2x2"}) {
+    INFO(settings);
+    const auto j = run_json(settings, "arrays");
+    std::vector<std::string> keys;  // each array, each field of an array of objects
+    for (const auto& [group, value] : j.items()) {
+      if (group == "config") continue;
+      std::vector<std::pair<std::string, const nlohmann::json*>> arrays;
+      if (value.is_array()) arrays.emplace_back(group, &value);
+      else if (value.is_object())
+        for (const auto& [leaf, v] : value.items())
+          if (v.is_array()) arrays.emplace_back(group + "." + leaf, &v);
+      for (const auto& [key, array] : arrays) {
+        if (array->empty() || !array->at(0).is_object()) {
+          keys.push_back(key);
+          continue;
+        }
+        for (const auto& [field, v] : array->at(0).items()) keys.push_back(key + "." + field);
+      }
+    }
+    REQUIRE(keys.size() >= 6);
+    std::string columns;
+    for (const std::string& k : keys) columns += (columns.empty() ? "" : ",") + k;
+    const std::string csv = temp_path("arrays.csv");
+    const Result r = run_collnoc("sweep - " + settings + " --param seed --values 1 --quiet "
+                                 "--columns " + columns + " --out " + csv);
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    const auto row = read_csv(csv).at(0);
+    for (const std::string& k : keys) {
+      INFO(k);
+      CHECK_FALSE(row.at(k).empty());
+    }
+  }
+}
+
 TEST_CASE("sweeps: --columns puts array values of the results into cells", "[sweeps]") {
   const auto j = run_json("--set topology.k=4 --set sim.warmup_cycles=100 --set "
                           "sim.measure_cycles=400 --set traffic.injection_rate=0.2", "columns");

@@ -247,7 +247,8 @@ void Router::count_contention(unsigned i, unsigned port, unsigned thread) {
 
 // The front flit is the losing packet's own.
 void Router::report_contention(unsigned i, unsigned port, unsigned thread) {
-  net_.contention_observer->contended(front(i).flit.packet, out(port).to_router, thread);
+  net_.contention_observer->contended(front(i).flit.packet, id_, port, out(port).to_router,
+                                      thread);
 }
 
 // At: on a parallel cycle the blocks at the other ends of the links may be evaluating on
@@ -467,6 +468,9 @@ void Router::allocate_vcs(At at, RouterScratch& s) {
     ivc.out_vc = g.out_vc;
     out_vc(g.out_port, g.out_vc).owner = static_cast<std::int16_t>(g.input);
     hold(g.out_port, g.out_vc, now);
+    if (report_allocations_)
+      net_.contention_observer->allocated(front(g.input).flit.packet, id_, g.out_port,
+                                          routes_[g.input].length, at.thread());
   }
   // A ready head that got no output VC lost it to another packet (held, or won this cycle).
   for (unsigned i : s.routing_vcs)

@@ -164,6 +164,9 @@ class Router : public Clocked<Router> {
     vc_busy_.assign(static_cast<std::size_t>(ports_) * vcs_, VcBusy{});
     vc_usage_ = true;
   }
+  // Tells the network's contention observer of every unicast output allocation (per packet
+  // and hop: stats.per_round_links); needs one.
+  void report_allocations() { report_allocations_ = net_.contention_observer != nullptr; }
   // Its counters into the results (up to the current cycle), and a row per output link.
   void report(Tally& t, const Topology& topo) const;
   // Appends one line per non-empty input VC: what its front flit waits for.
@@ -431,6 +434,7 @@ class Router : public Clocked<Router> {
   bool sinks_ = false;           // a local port has more than one sink channel (sink_next_)
   bool ages_ = false;            // an allocator is oldest-first: keep created_ (start_head)
   bool vc_usage_ = false;        // record_vc_usage(): hold and release time each VC
+  bool report_allocations_ = false;  // report_allocations(): on a line the cycle reads
   std::uint8_t multicast_class_ = 0xff;  // the class multicast messages use; none = 0xff
   Link** in_links_;
   std::uint64_t* nonempty_;  // bit per input VC with flits buffered
