@@ -4,6 +4,7 @@
 // encoder half of the codec), and injected one flit per cycle onto the router's local input
 // with credit flow control under the router's switching rule.
 #pragma once
+#include <array>
 #include <deque>
 #include <memory>
 #include <vector>
@@ -21,6 +22,13 @@
 
 namespace collnoc {
 
+// Words through one element type's codec (energy estimates): into and out of the encoder
+// (every packet the policy chose, shortened or not), and restored by the destinations'
+// decoders (the packets sent compressed).
+struct CodecWords {
+  std::uint64_t encoded_in = 0, encoded_out = 0, decoded_out = 0;
+};
+
 struct PacketizerCounters {
   // (what a synthetic source's cycle updates first, together)
   std::uint64_t packets_created = 0, packets_injected = 0;
@@ -32,6 +40,7 @@ struct PacketizerCounters {
   std::uint64_t packets_compressed = 0;
   std::uint64_t compressed_original_bits = 0, compressed_wire_bits = 0;
   std::uint64_t codec_busy_cycles = 0;
+  std::array<CodecWords, 4> codec_words{};  // by ElementType
   double max_relative_error = 0;  // LSB-cut, over finite non-zero values
   std::uint64_t max_source_queue_packets = 0;
   std::uint64_t multicast_created = 0;  // multicast messages

@@ -362,7 +362,7 @@ const std::vector<std::string>& result_layout() {
       "flits.router_traversals", "flits.link_traversals",
       "messages", "latency_cycles", "network_latency_cycles", "hops", "throughput",
       "contention_events", "contention_events_links", "contention_events_ejection",
-      "compression", "nc", "ni", "routers"};
+      "compression", "nc", "ni", "routers", "energy"};
   return layout;
 }
 
@@ -463,6 +463,7 @@ void Simulation::gather(RunOutcome& out, double wall_seconds, bool completed) co
   if (const Report::Value* v = r.find("collective.execution_cycles"))
     r.set("collective.execution_us", static_cast<double>(std::get<std::uint64_t>(*v)) *
                                          sys_.params().clock_period_ns / 1000.0);
+  if (params_.energy.enabled()) report_energy(sys_, params_.energy, t, r);
   r.arrange(result_layout());
 }
 

@@ -7,6 +7,7 @@
 
 #include "collectives/firmware.hpp"
 #include "noc/report.hpp"
+#include "platforms/energy_model.hpp"
 #include "platforms/noc_system.hpp"
 
 namespace collnoc {
@@ -36,6 +37,7 @@ struct RunParams {
   // Per output VC of every link, the share of cycles a packet held it (stats.per_vc).
   bool per_vc = false;
   std::uint64_t seed = 1;
+  EnergyParams energy;            // power.*: energy and power estimates (energy.* results)
   bool progress = true;           // print progress on stderr for runs longer than a few seconds
   // Nonzero stops the run at its next check (every 256 cycles at most) with the results so far
   // (sim.interrupted): the program points it at its SIGINT / SIGTERM note.

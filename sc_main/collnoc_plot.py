@@ -21,6 +21,7 @@ METRICS = {  # --metric: the key of a `links` row, and what it is
     "utilization": ("utilization", "utilization (flits/cycle)"),
     "flits": ("flits", "flits sent"),
     "contention": ("contention_events", "contention events"),
+    "energy": ("energy_pj", "energy (pJ)"),  # routers by theirs too (run with power.table)
 }
 # The port names of grid topologies (noc/topology), as a step in (dimension, sign).
 PORT_STEPS = {"E": (0, 1), "W": (0, -1), "N": (1, 1), "S": (1, -1)}
@@ -195,9 +196,10 @@ def read_results(path):
     return results
 
 
-def read_network(results, path, key):
+def read_network(results, path, key, router_key="buffer_occupancy_mean_flits"):
     """Router-to-router links (each with router, to_router and the metric `key`), the router
-    count, and router -> mean buffer occupancy (empty for results without router_buffers)."""
+    count, and router -> `router_key` of its router_buffers row (mean buffer occupancy; empty
+    for results without router_buffers)."""
     def whole(row, name):
         v = row.get(name)
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
@@ -231,7 +233,7 @@ def read_network(results, path, key):
     rows = results.get("router_buffers", [])
     for row in rows if isinstance(rows, list) else []:
         if isinstance(row, dict):
-            buffers[whole(row, "router")] = real(row, "buffer_occupancy_mean_flits")
+            buffers[whole(row, "router")] = real(row, router_key)
     return links, routers, buffers
 
 
@@ -319,7 +321,13 @@ def heatmap_plot(args):
     fmt = check_output_path(args.out)
     results = read_results(args.json)
     key, meaning = METRICS[args.metric]
-    links, routers, buffers = read_network(results, args.json, key)
+    energy = args.metric == "energy"
+    if energy and "energy" not in results:
+        raise BadInput("%s: no energy results: --metric energy needs a run with power.table set "
+                       "(docs/energy.md)" % args.json)
+    links, routers, buffers = read_network(
+        results, args.json, key, "energy_pj" if energy else "buffer_occupancy_mean_flits")
+    router_label = "router energy (pJ)" if energy else "router mean buffer occupancy (flits)"
     values = [l[key] for l in links]
 
     plt = pyplot()
@@ -364,11 +372,11 @@ def heatmap_plot(args):
         spine.set_visible(False)
     fig.colorbar(link_map, ax=ax, shrink=0.8, pad=0.02, label="link " + meaning)
     if router_map:
-        fig.colorbar(router_map, ax=ax, shrink=0.8, pad=0.02,
-                     label="router mean buffer occupancy (flits)")
+        fig.colorbar(router_map, ax=ax, shrink=0.8, pad=0.02, label=router_label)
     topology = results["sim"].get("topology", "%d routers" % routers)
     ax.set_title(args.title or "%s\nlinks by %s%s" % (
-        topology, args.metric, ", routers by buffer occupancy" if buffers else ""))
+        topology, args.metric,
+        (", routers by energy" if energy else ", routers by buffer occupancy") if buffers else ""))
     save(fig, args.out, fmt)
     return 0
 
@@ -391,7 +399,7 @@ def parsers():
 
     heat = Parser(prog="collnoc plot heatmap", description=(
         "The network of a results JSON (collnoc run --out), each link coloured by --metric, "
-        "routers by mean buffer occupancy: 1-D and 2-D meshes and tori as a grid, other "
+        "routers by mean buffer occupancy (by energy with --metric energy): 1-D and 2-D meshes and tori as a grid, other "
         "topologies as a node-link drawing."))
     heat.add_argument("json", help="results JSON of collnoc run")
     heat.add_argument("--metric", default="utilization", choices=list(METRICS),
