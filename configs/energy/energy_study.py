@@ -74,11 +74,16 @@ PARTS = {"nc": (nc_points, nc_row), "compression": (compression_points, compress
 
 
 def markdown(rows):
+    """The table docs/energy.md shows: energies in nJ (the CSV keeps pJ)."""
     cols = list(rows[0].keys())
-    def cell(v):
+    def name(c):
+        return c[:-3] + " nJ" if c.endswith("_pj") else c.replace("_pj_", " nJ ")
+    def cell(c, v):
+        if "_pj" in c:
+            return "%.1f" % (v / 1000.0) if v >= 100 else "%.3f" % (v / 1000.0)
         return "%.4g" % v if isinstance(v, float) else str(v)
-    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    lines += ["| " + " | ".join(cell(r[c]) for c in cols) + " |" for r in rows]
+    lines = ["| " + " | ".join(name(c) for c in cols) + " |", "|" + "---|" * len(cols)]
+    lines += ["| " + " | ".join(cell(c, r[c]) for c in cols) + " |" for r in rows]
     return "\n".join(lines)
 
 
