@@ -583,8 +583,7 @@ std::vector<KeySpec> build_schema() {
                "coefficients, e.g. configs/power/45nm.yaml (docs/energy.md); empty = none",
                COLLNOC_FIELD(run.energy.table_file)),
       real_key("power.tile_pitch_mm", EnergyParams::tile_pitch_mm_range, "mm",
-               "side of a tile: a one-tile router-to-router link's length (links of "
-               "topologies other than mesh and torus are one tile long)",
+               "a tile's side: a one-tile link's length (every link outside mesh and torus)",
                COLLNOC_FIELD(run.energy.tile_pitch_mm)),
       enum_key("power.torus_layout",
                "torus links' lengths: folded (every link 2 tiles) or flat (1 tile, the "
