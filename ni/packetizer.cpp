@@ -250,7 +250,7 @@ void Packetizer::compress(PacketInfo& h, Cycle now) {
   writer_.clear();
   codec->encode(tx_plain_.data(), tx_plain_.size(), writer_);
   const std::uint64_t bits = writer_.bit_count();
-  CodecWords& words = counters_.codec_words[h.element_type];
+  CodecWords& words = codec_words_[h.element_type];
   words.encoded_in += tx_plain_.size();
   words.encoded_out += (bits + 31) / 32;
   const bool modelled = params_.compression.size_mode == CompressedSize::fixed_ratio;

@@ -40,7 +40,6 @@ struct PacketizerCounters {
   std::uint64_t packets_compressed = 0;
   std::uint64_t compressed_original_bits = 0, compressed_wire_bits = 0;
   std::uint64_t codec_busy_cycles = 0;
-  std::array<CodecWords, 4> codec_words{};  // by ElementType
   double max_relative_error = 0;  // LSB-cut, over finite non-zero values
   std::uint64_t max_source_queue_packets = 0;
   std::uint64_t multicast_created = 0;  // multicast messages
@@ -110,6 +109,8 @@ class Packetizer {
   ArrivalWindow& arrivals() { return arrivals_; }
 
   const PacketizerCounters& counters() const { return counters_; }
+  // By element type (ElementType), the words through its codec.
+  const std::array<CodecWords, 4>& codec_words() const { return codec_words_; }
   // Its counters into the results, the queue's time average up to `now`.
   void report(Tally& t, Cycle now) const;
   void trace(sc_core::sc_trace_file* tf, const std::string& base);
@@ -216,6 +217,7 @@ class Packetizer {
   CodecUnit encoder_;  // the encoders' timing (ni.codec_pipelined)
   BitWriter writer_;
   std::vector<std::uint32_t> scratch_;
+  std::array<CodecWords, 4> codec_words_{};  // (apart from counters_: not in the hot part)
   // trace
   bool tr_valid_ = false;
   unsigned tr_packet_ = 0, tr_queue_ = 0;

@@ -136,8 +136,9 @@ void report_energy(const NocSystem& sys, const EnergyParams& p, const Tally& t, 
     e.xor_words += nif.front_end().xor_engine().words_xored();
     e.mpb_words_read += nif.front_end().counters().mpb_words_read;
     e.mpb_words_written += nif.front_end().counters().mpb_words_written;
-    for (std::size_t type = 0; type < pc.codec_words.size(); ++type) {
-      const CodecWords& w = pc.codec_words[type];
+    const auto& codec_words = nif.packetizer().codec_words();
+    for (std::size_t type = 0; type < codec_words.size(); ++type) {
+      const CodecWords& w = codec_words[type];
       const auto [encode, decode] = codec_pj_per_word(c, static_cast<ElementType>(type));
       codec += w.encoded_in * encode + w.decoded_out * decode;
       e.codec_words_in += w.encoded_in;
