@@ -112,7 +112,7 @@ struct RecoveryEvent {
 // What a router did over the run, for energy estimates (platforms/energy_model.hpp): derived
 // from counters it keeps anyway, or counted once per packet and hop, so that the per-flit path
 // carries no counter of its own. Buffer writes and reads follow from the senders' counts
-// (NocSystem::router_events).
+// (NocSystem::router_activity).
 struct RouterEvents {
   std::uint64_t route_computations = 0;   // unicast heads routed, multicast headers routed
   std::uint64_t vc_allocations = 0;       // output VCs granted to a packet (or a message)
