@@ -16,6 +16,7 @@ void validate(const RunParams& p) {
   check_range("sim.measure_cycles", p.measure_cycles, RunParams::measure_cycles_range);
   check_range("sim.max_cycles", p.max_cycles, RunParams::max_cycles_range);
   check_range("sim.watchdog_cycles", p.watchdog_cycles, RunParams::watchdog_cycles_range);
+  check_range("power.tile_pitch_mm", p.energy.tile_pitch_mm, EnergyParams::tile_pitch_mm_range);
   // The window's end and the drain's are cycle numbers: their sums must be too.
   Cycle window_end = 0, drain_end = 0;
   if (__builtin_add_overflow(p.warmup_cycles, p.measure_cycles, &window_end) ||
