@@ -250,6 +250,9 @@ void Packetizer::compress(PacketInfo& h, Cycle now) {
   writer_.clear();
   codec->encode(tx_plain_.data(), tx_plain_.size(), writer_);
   const std::uint64_t bits = writer_.bit_count();
+  CodecWords& words = codec_words_[h.element_type];
+  words.encoded_in += tx_plain_.size();
+  words.encoded_out += (bits + 31) / 32;
   const bool modelled = params_.compression.size_mode == CompressedSize::fixed_ratio;
   const unsigned wire_flits =
       modelled ? static_cast<unsigned>(std::ceil(original_flits / params_.compression.fixed_ratio))
@@ -259,6 +262,7 @@ void Packetizer::compress(PacketInfo& h, Cycle now) {
   h.compressed = true;
   h.length_flits = static_cast<std::uint16_t>(std::max(1u, wire_flits));
   ++counters_.packets_compressed;
+  words.decoded_out += h.packet_words;
   counters_.compressed_original_bits += 32ull * h.packet_words;
   counters_.compressed_wire_bits += modelled ? 32ull * h.packet_words / params_.compression.fixed_ratio : bits;
   counters_.codec_busy_cycles += params_.compression.codec_latency_cycles;

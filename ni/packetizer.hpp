@@ -4,6 +4,7 @@
 // encoder half of the codec), and injected one flit per cycle onto the router's local input
 // with credit flow control under the router's switching rule.
 #pragma once
+#include <array>
 #include <deque>
 #include <memory>
 #include <vector>
@@ -20,6 +21,13 @@
 #include "noc/router/router.hpp"
 
 namespace collnoc {
+
+// Words through one element type's codec (energy estimates): into and out of the encoder
+// (every packet the policy chose, shortened or not), and restored by the destinations'
+// decoders (the packets sent compressed).
+struct CodecWords {
+  std::uint64_t encoded_in = 0, encoded_out = 0, decoded_out = 0;
+};
 
 struct PacketizerCounters {
   // (what a synthetic source's cycle updates first, together)
@@ -101,6 +109,8 @@ class Packetizer {
   ArrivalWindow& arrivals() { return arrivals_; }
 
   const PacketizerCounters& counters() const { return counters_; }
+  // By element type (ElementType), the words through its codec.
+  const std::array<CodecWords, 4>& codec_words() const { return codec_words_; }
   // Its counters into the results, the queue's time average up to `now`.
   void report(Tally& t, Cycle now) const;
   void trace(sc_core::sc_trace_file* tf, const std::string& base);
@@ -207,6 +217,7 @@ class Packetizer {
   CodecUnit encoder_;  // the encoders' timing (ni.codec_pipelined)
   BitWriter writer_;
   std::vector<std::uint32_t> scratch_;
+  std::array<CodecWords, 4> codec_words_{};  // (apart from counters_: not in the hot part)
   // trace
   bool tr_valid_ = false;
   unsigned tr_packet_ = 0, tr_queue_ = 0;

@@ -158,11 +158,13 @@ bool TlmFrontEnd::serve_mpb(NodeId src, std::uint8_t kind, const std::vector<std
   if (kind == kMpbPutKind) {  // the sender checked the range against its own, equal, buffer
     mpb_.write(words[0], words.data() + 1, words.size() - 1);
     ++counters_.mpb_puts;
+    counters_.mpb_words_written += words.size() - 1;
     return true;
   }
   if (kind == kMpbGetKind) {
     std::vector<std::uint32_t> reply(words[1]);
     mpb_.read(words[0], reply.data(), reply.size());
+    counters_.mpb_words_read += reply.size();
     NiCommand answer;
     answer.kind = kMpbReplyKind;
     send(src, std::move(reply), answer, ready, ready);
@@ -182,8 +184,8 @@ bool TlmFrontEnd::mpb_access(tlm::tlm_generic_payload& gp, sc_time& delay) {
     return true;
   }
   auto* data = reinterpret_cast<std::uint32_t*>(gp.get_data_ptr());
-  if (gp.is_write()) mpb_.write(offset, data, count);
-  else mpb_.read(offset, data, count);
+  if (gp.is_write()) mpb_.write(offset, data, count), counters_.mpb_words_written += count;
+  else mpb_.read(offset, data, count), counters_.mpb_words_read += count;
   delay += clock().delay(1);
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
   return true;

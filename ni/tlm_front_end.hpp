@@ -24,6 +24,8 @@ struct FrontEndCounters {
   std::uint64_t messages_sent = 0, messages_delivered = 0;
   std::uint64_t max_delivery_queue_messages = 0;
   std::uint64_t mpb_puts = 0, mpb_gets = 0;  // served by this NI's message-passing buffer
+  // Words read from and written into it, by remote puts and gets and by its own core.
+  std::uint64_t mpb_words_read = 0, mpb_words_written = 0;
 };
 
 class TlmFrontEnd {
@@ -45,6 +47,7 @@ class TlmFrontEnd {
   }
 
   const FrontEndCounters& counters() const { return counters_; }
+  const XorEngine& xor_engine() const { return xor_engine_; }
   // `with_core`: a core is bound to the NI (the message counts are its).
   void report(Tally& t, bool with_core) const;
 

@@ -35,6 +35,12 @@ class Report {
 
   const std::vector<std::pair<std::string, Value>>& entries() const { return entries_; }
   const std::vector<std::pair<std::string, std::vector<Report>>>& lists() const { return lists_; }
+  // The rows under `key` (to add a column to them), or null.
+  std::vector<Report>* list(const std::string& key) {
+    for (auto& kv : lists_)
+      if (kv.first == key) return &kv.second;
+    return nullptr;
+  }
   const Value* find(const std::string& key) const {
     for (const auto& kv : entries_)
       if (kv.first == key) return &kv.second;

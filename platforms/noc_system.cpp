@@ -313,6 +313,22 @@ void NocSystem::report(Tally& t) const {
   report_more(t);
 }
 
+std::vector<RouterActivity> NocSystem::router_activity() const {
+  const Topology& topo = *topology_;
+  std::vector<RouterActivity> a(routers_.size());
+  for (RouterId r = 0; r < topo.num_routers(); ++r)
+    for (unsigned p = 0; p < topo.network_ports(); ++p)
+      if (const PortPeer& q = topo.peer(r, p); q.connected())
+        a[q.router].buffer_writes += routers_[r]->output_counters(p).flits;
+  for (NodeId n = 0; n < nis_.size(); ++n)
+    a[topo.router_of(n)].buffer_writes += nis_[n]->packetizer().counters().flits_injected;
+  for (RouterId r = 0; r < routers_.size(); ++r) {
+    a[r].events = routers_[r]->events();
+    a[r].buffer_reads = a[r].buffer_writes - a[r].events.flits_held;
+  }
+  return a;
+}
+
 void NocSystem::finish() {
   const Cycle now = clock_.now();
   for (auto& r : routers_) r->finish(now);

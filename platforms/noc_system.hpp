@@ -67,6 +67,14 @@ void check_whole_packets(const SystemParams& params, unsigned packet_flits, cons
 // of m words (a multiple of the flit) costs exactly t_s + m t_w without contention.
 MessageCost neighbour_message_cost(const SystemParams& params);
 
+// What a router did (energy estimates): its own counts, and the flits written into its input
+// buffers (what the senders of its input links sent) and read out of them (written, less those
+// still there or on their way at the end).
+struct RouterActivity {
+  RouterEvents events;
+  std::uint64_t buffer_writes = 0, buffer_reads = 0;
+};
+
 class NocSystem : public sc_core::sc_module {
  public:
   // `routing` overrides params.routing with a routing function of the caller's own (it must
@@ -115,6 +123,8 @@ class NocSystem : public sc_core::sc_module {
   void finish();  // close the time integrals of every block at the current cycle
   // Synthetic payload words that arrived altered, over the NIs (an integrity check).
   std::uint64_t payload_errors() const;
+  // Per router (by id), what it did.
+  std::vector<RouterActivity> router_activity() const;
   // Every block's counters into the results: the NIs', the routers', then the added blocks'.
   void report(Tally& t) const;
 

@@ -16,6 +16,7 @@ void validate(const RunParams& p) {
   check_range("sim.measure_cycles", p.measure_cycles, RunParams::measure_cycles_range);
   check_range("sim.max_cycles", p.max_cycles, RunParams::max_cycles_range);
   check_range("sim.watchdog_cycles", p.watchdog_cycles, RunParams::watchdog_cycles_range);
+  check_range("power.tile_pitch_mm", p.energy.tile_pitch_mm, EnergyParams::tile_pitch_mm_range);
   // The window's end and the drain's are cycle numbers: their sums must be too.
   Cycle window_end = 0, drain_end = 0;
   if (__builtin_add_overflow(p.warmup_cycles, p.measure_cycles, &window_end) ||
@@ -363,7 +364,7 @@ const std::vector<std::string>& result_layout() {
       "flits.router_traversals", "flits.link_traversals",
       "messages", "latency_cycles", "network_latency_cycles", "hops", "throughput",
       "contention_events", "contention_events_links", "contention_events_ejection",
-      "compression", "nc", "ni", "routers"};
+      "compression", "nc", "ni", "routers", "energy"};
   return layout;
 }
 
@@ -465,6 +466,7 @@ void Simulation::gather(RunOutcome& out, double wall_seconds, bool completed) co
   if (const Report::Value* v = r.find("collective.execution_cycles"))
     r.set("collective.execution_us", static_cast<double>(std::get<std::uint64_t>(*v)) *
                                          sys_.params().clock_period_ns / 1000.0);
+  if (params_.energy.enabled()) report_energy(sys_, params_.energy, t, r);
   r.arrange(result_layout());
 }
 

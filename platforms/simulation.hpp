@@ -7,6 +7,7 @@
 
 #include "collectives/firmware.hpp"
 #include "noc/report.hpp"
+#include "platforms/energy_model.hpp"
 #include "platforms/noc_system.hpp"
 
 namespace collnoc {
@@ -39,6 +40,7 @@ struct RunParams {
   // (stats.per_round_links: the links_by_round rows).
   bool per_round_links = false;
   std::uint64_t seed = 1;
+  EnergyParams energy;            // power.*: energy and power estimates (energy.* results)
   bool progress = true;           // print progress on stderr for runs longer than a few seconds
   // Nonzero stops the run at its next check (every 256 cycles at most) with the results so far
   // (sim.interrupted): the program points it at its SIGINT / SIGTERM note.

@@ -22,6 +22,7 @@ METRICS = {  # --metric: the key of a `links` row, and what it is
     "utilization": ("utilization", "utilization (flits/cycle)"),
     "flits": ("flits", "flits sent"),
     "contention": ("contention_events", "contention events"),
+    "energy": ("energy_pj", "energy (pJ)"),  # routers by theirs too (run with power.table)
 }
 # The port names of grid topologies (noc/topology), as a step in (dimension, sign).
 PORT_STEPS = {"E": (0, 1), "W": (0, -1), "N": (1, 1), "S": (1, -1)}
@@ -196,9 +197,10 @@ def read_results(path):
     return results
 
 
-def read_network(results, path, key):
-    """Router-to-router links (each with router, to_router and the metric `key`, if any), the router
-    count, and router -> mean buffer occupancy (empty for results without router_buffers)."""
+def read_network(results, path, key, router_key="buffer_occupancy_mean_flits"):
+    """Router-to-router links (each with router, to_router and the metric `key`, if any), the
+    router count, and router -> `router_key` of its router_buffers row (mean buffer occupancy;
+    empty for results without router_buffers)."""
     def whole(row, name):
         v = row.get(name)
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
@@ -235,7 +237,7 @@ def read_network(results, path, key):
     rows = results.get("router_buffers", [])
     for row in rows if isinstance(rows, list) else []:
         if isinstance(row, dict):
-            buffers[whole(row, "router")] = real(row, "buffer_occupancy_mean_flits")
+            buffers[whole(row, "router")] = real(row, router_key)
     return links, routers, buffers
 
 
@@ -394,12 +396,20 @@ def heatmap_plot(args):
     results = read_results(args.json)
     per_round = args.round is not None or args.rounds is not None
     metric = args.metric or ("flits" if per_round else "utilization")
-    if per_round and metric == "utilization":
-        raise BadInput("--metric utilization with --round/--rounds: a round has no duration of "
-                       "its own (cores' rounds overlap): use flits or contention")
+    if per_round and metric in ("utilization", "energy"):
+        raise BadInput("--metric %s with --round/--rounds: %s: use flits or contention" % (
+            metric, "a round has no duration of its own (cores' rounds overlap)"
+            if metric == "utilization" else "energy is the whole run's"))
     key, meaning = METRICS[metric]
+    energy = metric == "energy"
+    if energy and "energy" not in results:
+        raise BadInput("%s: no energy results: --metric energy needs a run with power.table set "
+                       "(docs/energy.md)" % args.json)
+    router_label = "router energy (pJ)" if energy else "router mean buffer occupancy (flits)"
     # Per round: every link of the network, its values from that round's rows.
-    links, routers, buffers = read_network(results, args.json, None if per_round else key)
+    links, routers, buffers = read_network(
+        results, args.json, None if per_round else key,
+        "energy_pj" if energy else "buffer_occupancy_mean_flits")
     if per_round:
         wanted = args.round if args.round is not None else args.rounds
         panels = [("round %d" % r, v) for r, v in round_values(results, args.json, links, key, wanted)]
@@ -439,16 +449,15 @@ def heatmap_plot(args):
         ax.set_visible(False)
     fig.colorbar(link_map, ax=flat, shrink=0.8, pad=0.02, label="link " + meaning)
     if router_map:
-        fig.colorbar(router_map, ax=flat, shrink=0.8, pad=0.02,
-                     label="router mean buffer occupancy (flits)")
+        fig.colorbar(router_map, ax=flat, shrink=0.8, pad=0.02, label=router_label)
     topology = results["sim"].get("topology", "%d routers" % routers)
     if per_round and len(panels) == 1:
         title = "%s, %s\nlinks by %s" % (topology, panels[0][0], metric)
     elif per_round:
         title = "%s: links by %s, per round" % (topology, metric)
     else:
-        title = "%s\nlinks by %s%s" % (topology, metric,
-                                       ", routers by buffer occupancy" if buffers else "")
+        title = "%s\nlinks by %s%s" % (topology, metric, (
+            ", routers by energy" if energy else ", routers by buffer occupancy") if buffers else "")
     if len(panels) > 1:
         fig.suptitle(args.title or title)
     else:
@@ -486,7 +495,7 @@ def parsers():
 
     heat = Parser(prog="collnoc plot heatmap", description=(
         "The network of a results JSON (collnoc run --out), each link coloured by --metric, "
-        "routers by mean buffer occupancy: 1-D and 2-D meshes and tori as a grid, other "
+        "routers by mean buffer occupancy (by energy with --metric energy): 1-D and 2-D meshes and tori as a grid, other "
         "topologies as a node-link drawing."))
     heat.add_argument("json", help="results JSON of collnoc run")
     heat.add_argument("--metric", choices=list(METRICS),

@@ -20,6 +20,7 @@
 #include "collectives/collective.hpp"
 #include "collectives/message_protocol.hpp"
 #include "noc/input_file.hpp"
+#include "sc_main/power_table.hpp"
 
 namespace collnoc::cli {
 
@@ -239,6 +240,7 @@ std::vector<KeySpec> build_schema() {
       {"auto", WaveMode::automatic}, {"on", WaveMode::on}, {"off", WaveMode::off}};
   const auto orders = named_by_to_string(dimension_orders());
   const auto ties = named_by_to_string(torus_ties_values());
+  const auto torus_layout_names = named_by_to_string(torus_layouts());
   std::vector<KeySpec> rest{
       enum_key("router.switching",
                "flow control: wormhole, virtual cut-through (vct) or store-and-forward (saf)",
@@ -580,6 +582,19 @@ std::vector<KeySpec> build_schema() {
       real_key("sim.clock_period_ns", SystemParams::clock_period_ns_range, "ns",
                "network clock period, one cycle (rounded to 1 ps)",
                COLLNOC_FIELD(platform.system.clock_period_ns)),
+      text_key("power.table", "",
+               "energy and power estimates (energy.* results) with this YAML table of "
+               "coefficients, e.g. configs/power/45nm.yaml (docs/energy.md); empty = none",
+               COLLNOC_FIELD(run.energy.table_file)),
+      real_key("power.tile_pitch_mm", EnergyParams::tile_pitch_mm_range, "mm",
+               "a tile's side: a one-tile link's length (every link outside mesh and torus)",
+               COLLNOC_FIELD(run.energy.tile_pitch_mm)),
+      enum_key("power.torus_layout",
+               "torus links' lengths: folded (every link 2 tiles) or flat (1 tile, the "
+               "wrap-around link k-1)",
+               names_allowed(torus_layout_names),
+               enum_field([](RunConfig& c) -> auto& { return c.run.energy.torus_layout; },
+                          torus_layout_names)),
       uint_key("sim.max_memory_mb", RunConfig::max_memory_mb_range, "MB",
                "refuse a run whose estimated memory is above this (collnoc run --check shows "
                "the estimate); 0 = 80 % of the machine's physical memory",
@@ -672,15 +687,6 @@ bool parse_uint(const std::string& s, std::uint64_t& out) {
   char* end = nullptr;
   const unsigned long long v = std::strtoull(s.c_str(), &end, 10);
   if (*end != '\0' || errno == ERANGE) return false;
-  out = v;
-  return true;
-}
-
-bool parse_real(const std::string& s, double& out) {
-  if (s.empty() || std::isspace(static_cast<unsigned char>(s[0]))) return false;
-  char* end = nullptr;
-  const double v = std::strtod(s.c_str(), &end);
-  if (*end != '\0' || !std::isfinite(v)) return false;
   out = v;
   return true;
 }
@@ -787,6 +793,15 @@ ConfigValue parse_value(const KeySpec& k, const YAML::Node& node, const std::str
 }
 
 }  // namespace
+
+bool parse_real(const std::string& s, double& out) {
+  if (s.empty() || std::isspace(static_cast<unsigned char>(s[0]))) return false;
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (*end != '\0' || !std::isfinite(v)) return false;
+  out = v;
+  return true;
+}
 
 bool parse_int(const std::string& s, std::int64_t& out) {
   const std::size_t digits = !s.empty() && (s[0] == '-' || s[0] == '+') ? 1 : 0;
@@ -959,6 +974,7 @@ RunConfig Config::to_run_config() const {
   const auto& schema = config_schema();
   for (std::size_t i = 0; i < schema.size(); ++i) schema[i].apply(rc, values_[i]);
   derive_params(rc);
+  if (rc.run.energy.enabled()) rc.run.energy.table = load_power_table(rc.run.energy.table_file);
   return rc;
 }
 

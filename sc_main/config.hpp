@@ -60,6 +60,8 @@ const KeySpec* find_key(const std::string& key);
 
 // Reads a whole number written in decimal (an optional sign, then digits) that fits 64 bits.
 bool parse_int(const std::string& s, std::int64_t& out);
+// Reads a finite number in the C locale's notation (strtod), the whole text.
+bool parse_real(const std::string& s, double& out);
 
 // Renders a value as YAML text ("8", "0.1", "[4, 8]", "true").
 std::string format_value(const ConfigValue& v);

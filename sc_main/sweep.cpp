@@ -436,6 +436,8 @@ void resume_from(const std::string& path, const std::vector<std::string>& params
 std::string materialised_config(Config c) {
   const std::string table = std::get<std::string>(c.get("routing.table"));
   if (!table.empty()) c.set_text("routing.table", Json(fs::absolute(table).string()).dump());
+  const std::string power = std::get<std::string>(c.get("power.table"));
+  if (!power.empty()) c.set_text("power.table", Json(fs::absolute(power).string()).dump());
   const std::string payload = std::get<std::string>(c.get("traffic.payload"));
   const std::size_t type = payload.rfind(':');
   if (payload.rfind("file:", 0) == 0 && type > 5)

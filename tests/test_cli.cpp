@@ -384,12 +384,13 @@ TEST_CASE("cli: every configuration key and result key is documented", "[cli]") 
     INFO(key);
     CHECK(config_doc.find("`" + key + "`") != std::string::npos);
   }
-  // Every scalar result key of a synthetic and of a firmware run.
-  for (const char* extra :
-       {"", "--set workload.kind=ping_pong",
-        "--set platform=hdn --set topology.kind=hdn --set hdn.base=hypercube:2 "
-        "--set routing.algorithm=hdn --set router.vcs=2 --set workload.kind=collective "
-        "--set workload.collective=total_exchange"}) {
+  // Every scalar result key of a synthetic (with an energy estimate) and of a firmware run.
+  const std::string energy = "--set power.table=" + std::string(COLLNOC_SOURCE_DIR) + "/configs/power/45nm.yaml";
+  for (const std::string extra :
+       {energy, std::string("--set workload.kind=ping_pong"),
+        std::string("--set platform=hdn --set topology.kind=hdn --set hdn.base=hypercube:2 "
+                    "--set routing.algorithm=hdn --set router.vcs=2 --set workload.kind=collective "
+                    "--set workload.collective=total_exchange")}) {
     const std::string out = temp_path("documented.json");
     REQUIRE(run_collnoc(std::string("run --set topology.k=4 --set sim.measure_cycles=300 --quiet ") +
                     extra + " --out " + out).status == 0);

@@ -86,14 +86,17 @@ TEST_CASE("plot: a load curve from a sweep, the saturated point marked, PNG and 
 }
 
 TEST_CASE("plot: a heat map of a mesh's links and routers, one per metric", "[plot]") {
-  const auto j = run_json("--set topology.k=4 --set traffic.injection_rate=0.3 " + kSmall, "mesh");
+  // (With an energy table: --metric energy colours links and routers by their energy_pj.)
+  const auto j = run_json("--set topology.k=4 --set traffic.injection_rate=0.3 --set power.table=" +
+                              std::string(COLLNOC_SOURCE_DIR) + "/configs/power/45nm.yaml " + kSmall,
+                          "mesh");
   // Per-router buffer occupancy: one row per router, their mean the network's.
   REQUIRE(j["router_buffers"].size() == 16);
   double sum = 0;
   for (const auto& r : j["router_buffers"]) sum += r["buffer_occupancy_mean_flits"].get<double>();
   CHECK(sum / 16 == Approx(j["routers"]["buffer_occupancy_mean_flits"].get<double>()));
   const std::string json = temp_path("mesh.json");
-  for (const char* metric : {"utilization", "flits", "contention"}) {
+  for (const char* metric : {"utilization", "flits", "contention", "energy"}) {
     const std::string png = temp_path(std::string("mesh_") + metric + ".png");
     plot("heatmap " + json + " --metric " + metric + " -o " + png);
     require_picture(png, 20);

@@ -460,6 +460,7 @@ template <class At>
 void Router::allocate_vcs(At at, RouterScratch& s) {
   const Cycle now = at.now;
   vc_alloc_->allocate(s.vc_requests, s.vc_grants);
+  vc_alloc_->grants += s.vc_grants.size();
   for (const VcGrant& g : s.vc_grants) {
     InputVc& ivc = in_vcs_[g.input];
     ivc.state = VcState::active;
@@ -570,11 +571,12 @@ bool Router::mc_front_is_header(unsigned i) const {
 
 template <class At>
 void Router::mc_pop(At at, unsigned i) {
-  if (i == dq_index_) ++dq_next_;
+  if (i == dq_index_) ++dq_next_, ++mc_counters_.queue_moves;
   else take_front(at, i);
 }
 
 void Router::hold_flit(HeldMessage& m, const FlitHeader& f, const std::uint32_t* payload) {
+  ++mc_counters_.queue_moves;
   m.flits.push_back(f);
   m.payload.insert(m.payload.end(), payload, payload + flit_words_);
 }
@@ -721,6 +723,7 @@ bool Router::route_header(At at, unsigned i, RouterScratch& s) {
       mc_out_vc_[i * ports_ + p] = static_cast<std::uint8_t>(v);
       m.outputs |= bit;
       hold(p, v, now);
+      ++mc_counters_.vc_allocations;
     }
     m.blocked_since = kNever;
     ++mc_counters_.headers_routed;
@@ -798,6 +801,7 @@ bool Router::copy_data(At at, unsigned i, RouterScratch& s) {
   s.multicast_outputs |= m.outputs;
   if (queue) {
     ++dq_next_;
+    ++mc_counters_.queue_moves;
     if (f.is_tail()) finish_reinjection(now);
     return true;
   }
@@ -949,6 +953,20 @@ void Router::report(Tally& t, const Topology& topo) const {
         mc_counters_.queue_busy_cycles + (held_.empty() ? 0 : cycles - dq_busy_since_);
     t.average("hta.deadlock_queue_occupancy", cycles ? static_cast<double>(busy) / cycles : 0.0);
   }
+}
+
+RouterEvents Router::events() const {
+  RouterEvents e;
+  // Every unicast head routed here got an output VC, or still waits for one.
+  e.route_computations = vc_alloc_->grants + routing_count_ + mc_counters_.headers_routed;
+  e.vc_allocations = vc_alloc_->grants + mc_counters_.vc_allocations;
+  for (unsigned p = 0; p < ports_; ++p) e.crossbar_traversals += out(p).flits;
+  e.switch_allocations = e.crossbar_traversals;
+  e.deadlock_queue_moves = mc_counters_.queue_moves;
+  e.flits_held = buffered_;
+  for (unsigned p = 0; p < ports_; ++p)
+    if (in_links_[p]) e.flits_held += in_links_[p]->flits_in_flight();
+  return e;
 }
 
 void Router::describe_blocked(std::ostream& os, const Topology& topo) const {

@@ -109,6 +109,19 @@ struct RecoveryEvent {
   PacketId packet;
 };
 
+// What a router did over the run, for energy estimates (platforms/energy_model.hpp): derived
+// from counters it keeps anyway, or counted once per packet and hop, so that the per-flit path
+// carries no counter of its own. Buffer writes and reads follow from the senders' counts
+// (NocSystem::router_activity).
+struct RouterEvents {
+  std::uint64_t route_computations = 0;   // unicast heads routed, multicast headers routed
+  std::uint64_t vc_allocations = 0;       // output VCs granted to a packet (or a message)
+  std::uint64_t switch_allocations = 0;   // switch grants: one per flit and output
+  std::uint64_t crossbar_traversals = 0;  // flits out of the crossbar (multicast copies each)
+  std::uint64_t deadlock_queue_moves = 0; // flits into the deadlock queue or memory, and out
+  std::uint64_t flits_held = 0;           // at the end: in the input buffers or arriving there
+};
+
 // Counters of one output port (and so of the link it drives).
 struct OutputCounters {
   std::uint64_t flits = 0;              // flits sent
@@ -156,6 +169,7 @@ class Router : public Clocked<Router> {
   std::uint64_t occupancy_flit_cycles(Cycle now) const {
     return occupancy_flit_cycles_ + static_cast<std::uint64_t>(buffered_) * (now - occupancy_since_);
   }
+  RouterEvents events() const;
   // Closes the busy-cycle intervals still open at the end of a run.
   void finish(Cycle now);
   // Per output VC, the cycles it was held by a packet (stats.per_vc): the links' rows get
@@ -246,6 +260,7 @@ class Router : public Clocked<Router> {
     std::uint64_t replicated = 0, consumed = 0, headers_routed = 0, blocked_header_cycles = 0;
     std::uint64_t potentially_deadlocked = 0, diversions = 0, absorbed = 0, reinjected = 0;
     std::uint64_t queue_busy_cycles = 0, max_memory_messages = 0;
+    std::uint64_t vc_allocations = 0, queue_moves = 0;  // (RouterEvents)
   };
   struct PortTrace {  // what a VCD shows per port
     bool out_valid = false;
