@@ -65,6 +65,8 @@ class Reassembler {
   void connect(ClockedModule* ni, Link& ejection);
   void connect_sink_channel(ClockedModule* ni, Link& channel);
   void set_payload(const PayloadGenerator& payload) { payload_ = &payload; }
+  // Trace-driven traffic: the feed hears of each trace packet's delivery (ni/trace.hpp).
+  void set_trace(TraceFeed& feed) { trace_ = &feed; }
   void set_measurement_window(Cycle begin, Cycle end) { window_begin_ = begin, window_end_ = end; }
 
   // Takes every flit due this cycle.
@@ -145,6 +147,7 @@ class Reassembler {
   std::uint8_t words_per_flit_;
   unsigned codec_latency_cycles_;
   NetworkContext& net_;
+  TraceFeed* trace_ = nullptr;
   Cycle window_begin_ = 0, window_end_ = kNever;
   InputBuffer ej_buffer_{net_.state.resource()};  // the ejection port's buffer
   ReassemblerCounters counters_;
@@ -241,6 +244,9 @@ void Reassembler::take_flit(At at, Link& link, InputBuffer& buffer, unsigned lan
         forwarder_->forward_copy(at, end.forward_to, m.tag, plain_flits(m.packet_words),
                                  end.measured);
     }
+    // (A trace packet carries its message's slot in the feed, plus one.)
+    if (trace_ && m.message_seq && m.kind == Packetizer::kSyntheticKind)
+      trace_->delivered(m.message_seq - 1, ready);
     if (h.measured) {
       ++counters_.measured_delivered;
       counters_.measured_hops += h.hops;
