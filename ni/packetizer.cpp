@@ -36,6 +36,7 @@ void Packetizer::set_source(std::unique_ptr<SyntheticSource> source,
 
 void Packetizer::set_trace(TraceFeed& feed, const PayloadGenerator& payload) {
   trace_ = &feed;
+  trace_driven_ = true;
   payload_ = &payload;
 }
 

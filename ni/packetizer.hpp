@@ -87,7 +87,7 @@ class Packetizer {
   template <class At>
   void generate(At at);
   template <class At>
-  void generate_trace(At at);
+  [[gnu::noinline, gnu::cold]] void generate_trace(At at);
   template <class At>
   void inject(At at);
   void end_cycle() {
@@ -99,7 +99,7 @@ class Packetizer {
   void prefetch() const;
   void finish(Cycle now);  // closes the source queue's time integral
   bool idle() const { return queued_packets_ == 0 && !cut_; }
-  bool synthetic() const { return source_ != nullptr || trace_ != nullptr; }
+  bool synthetic() const { return source_ != nullptr || trace_driven_; }
   Link* injection_link() const { return inj_; }
   const NetworkInterfaceParams& params() const { return params_; }
   // The flits received in the latest window (the selective policy's N): the ejection side
@@ -182,10 +182,10 @@ class Packetizer {
   unsigned queued_messages_[2] = {0, 0};  // synthetic unicast, multicast messages queued
   bool traced_ = false;
   std::uint8_t words_per_flit_;
+  bool trace_driven_ = false;  // trace_ is set (a flag on the hot line: the feed is not)
   NetworkContext& net_;
   Link* inj_ = nullptr;
   std::unique_ptr<SyntheticSource> source_;
-  TraceFeed* trace_ = nullptr;  // trace-driven traffic instead of a synthetic source
   const PayloadGenerator* payload_ = nullptr;
   MeasurementWindow window_;
   std::size_t queued_packets_ = 0;
@@ -213,6 +213,7 @@ class Packetizer {
   MulticastShape multicast_shape_;
   std::vector<std::uint32_t> next_seq_out_;  // per destination
   const ColumnPaths* column_paths_ = nullptr;  // column-path multicast
+  TraceFeed* trace_ = nullptr;  // trace-driven traffic instead of a synthetic source
   std::unique_ptr<CompressionPolicy> policy_;
   CodecSet encoders_;
   CodecUnit encoder_;  // the encoders' timing (ni.codec_pipelined)
@@ -254,7 +255,7 @@ void Packetizer::generate(At at) {
     if (m.hdr.measured) net_.measured_created(at);
     enqueue(std::move(m));
   }
-  if (trace_) generate_trace(at);
+  if (trace_driven_) generate_trace(at);
 }
 
 // A trace message is one or more packets, queued at once; their tails tell the feed (Reassembler).
@@ -380,7 +381,7 @@ inline Cycle Packetizer::next_work_cycle(Cycle now) const {
   if (cut_) next = std::max(now + 1, tx_start_);
   else if (!source_queue_.empty()) next = std::max(now + 1, source_queue_.front().ready);
   if (source_) next = std::min(next, std::max(now + 1, source_->next_cycle()));
-  if (trace_) next = std::min(next, std::max(now + 1, trace_->next_cycle(id_)));
+  if (trace_driven_) next = std::min(next, std::max(now + 1, trace_->next_cycle(id_)));
   return next;
 }
 

@@ -66,7 +66,10 @@ class Reassembler {
   void connect_sink_channel(ClockedModule* ni, Link& channel);
   void set_payload(const PayloadGenerator& payload) { payload_ = &payload; }
   // Trace-driven traffic: the feed hears of each trace packet's delivery (ni/trace.hpp).
-  void set_trace(TraceFeed& feed) { trace_ = &feed; }
+  void set_trace(TraceFeed& feed) {
+    trace_ = &feed;
+    trace_driven_ = true;
+  }
   void set_measurement_window(Cycle begin, Cycle end) { window_begin_ = begin, window_end_ = end; }
 
   // Takes every flit due this cycle.
@@ -144,10 +147,10 @@ class Reassembler {
   Link* ej_ = nullptr;
   bool traced_ = false;
   bool count_arrivals_;  // arrivals_.on(): a selective policy reads them
+  bool trace_driven_ = false;  // trace_ is set
   std::uint8_t words_per_flit_;
   unsigned codec_latency_cycles_;
   NetworkContext& net_;
-  TraceFeed* trace_ = nullptr;
   Cycle window_begin_ = 0, window_end_ = kNever;
   InputBuffer ej_buffer_{net_.state.resource()};  // the ejection port's buffer
   ReassemblerCounters counters_;
@@ -161,6 +164,7 @@ class Reassembler {
   std::unordered_set<PacketId> altered_copies_;   // software multicast packets with a bad word
   bool multicast_ = false;
   Packetizer* forwarder_ = nullptr;  // this NI's: column-path copies go on from here
+  TraceFeed* trace_ = nullptr;       // trace-driven traffic: told of each trace packet's tail
   ArrivalWindow& arrivals_;
   InterfaceContext& interfaces_;
   TlmFrontEnd& front_end_;
@@ -245,7 +249,7 @@ void Reassembler::take_flit(At at, Link& link, InputBuffer& buffer, unsigned lan
                                  end.measured);
     }
     // (A trace packet carries its message's slot in the feed, plus one.)
-    if (trace_ && m.message_seq && m.kind == Packetizer::kSyntheticKind)
+    if (trace_driven_ && m.message_seq && m.kind == Packetizer::kSyntheticKind)
       trace_->delivered(m.message_seq - 1, ready);
     if (h.measured) {
       ++counters_.measured_delivered;

@@ -224,6 +224,7 @@ TEST_CASE("trace: bad traces exit 2 naming the file, the line and the field", "[
 }
 
 TEST_CASE("trace: gzip and plain give identical results, and a rerun the same", "[trace][cli]") {
+  // (and so does evaluating every block every cycle, on two threads)
   std::ostringstream t;
   for (int c = 0; c < 2000; c += 3) t << c << " " << c % 16 << " " << (c * 7 + 3) % 16 << " " << 16 + c % 200 << "\n";
   const std::string plain = write_file("traffic.txt", t.str());
@@ -234,8 +235,10 @@ TEST_CASE("trace: gzip and plain give identical results, and a rerun the same", 
   nlohmann::json a = run_json(args + plain, "plain");
   nlohmann::json b = run_json(args + packed, "gzip");
   nlohmann::json c = run_json(args + plain, "plain_again");
+  nlohmann::json d = run_json(args + plain + " --set sim.activity_driven=false --set sim.threads=2",
+                              "every_cycle");
   CHECK(a["trace"]["messages"] == 667);
-  for (nlohmann::json* j : {&a, &b, &c}) {
+  for (nlohmann::json* j : {&a, &b, &c, &d}) {
     (*j)["sim"].erase("wall_seconds");
     (*j)["sim"].erase("router_cycles_per_second");
     (*j)["sim"].erase("flit_hops_per_second");
@@ -243,6 +246,7 @@ TEST_CASE("trace: gzip and plain give identical results, and a rerun the same", 
   }
   CHECK(a == b);
   CHECK(a == c);
+  CHECK(a == d);
   CHECK(a["latency_cycles"]["mean"] > 0);
 }
 
