@@ -207,8 +207,6 @@ void TraceFeed::admit(const TraceMessage& m) {
     return;
   }
   waiting_[m.depends_on].push_back(m);
-  ++waiting_count_;
-  counters_.max_waiting = std::max<std::uint64_t>(counters_.max_waiting, waiting_count_);
   ++held_;
   note_held();
 }
@@ -232,7 +230,7 @@ std::uint32_t TraceFeed::take_slot(std::uint64_t index, std::uint64_t packets) {
     in_flight_.emplace_back();
   }
   in_flight_[slot] = InFlight{index, packets};
-  ++in_flight_count_;  // (held_ counts it still: due, then in flight)
+  // (held_ counts the message still: due, then in flight)
   return slot;
 }
 
@@ -241,7 +239,6 @@ void TraceFeed::delivered(std::uint32_t slot, Cycle now) {
   if (--f.packets_left > 0) return;
   const std::uint64_t index = f.index;
   free_slots_.push_back(slot);
-  --in_flight_count_;
   --held_;
   // Remember the delivery for dependents still to be read (a ring over the maximum distance).
   const std::uint64_t ring = limits_.max_dependency_distance;
@@ -259,7 +256,6 @@ void TraceFeed::delivered(std::uint32_t slot, Cycle now) {
   const auto it = waiting_.find(index);
   if (it != waiting_.end()) {
     for (const TraceMessage& m : it->second) {
-      --waiting_count_;
       --held_;
       schedule(m, std::max(m.cycle, now + m.gap));
     }
@@ -281,12 +277,8 @@ void TraceFeed::report(Report& r) const {
   for (const auto& [key, value] : results) r.set(key, value);
 }
 
-bool TraceFeed::done() const {
-  if (have_next_ || waiting_count_ > 0 || in_flight_count_ > 0) return false;
-  for (const auto& q : queues_)
-    if (!q.empty()) return false;
-  return true;
-}
+// (held_ counts the messages due at the NIs, waiting and in flight: no queue to look through.)
+bool TraceFeed::done() const { return !have_next_ && held_ == 0; }
 
 // ---------------------------------------------------------------- TraceRecorder
 

@@ -126,7 +126,6 @@ struct TraceCounters {
   // Cycles dependent messages were injected after their line's cycle (the network's answer).
   std::uint64_t dependency_delay_cycles = 0;
   Cycle last_injection_cycle = 0;
-  std::uint64_t max_waiting = 0;  // most messages waiting for their dependency at once
 };
 
 // The trace's messages for the NIs of one network. Runs on the clock's thread (the NIs of a
@@ -226,10 +225,8 @@ class TraceFeed {
   NodeId reader_node_ = ~NodeId{0};  // the NI that reads on (next_'s source) ...
   Cycle refill_cycle_ = kNever;      // ... at this cycle (next_'s minus one)
   std::unordered_map<std::uint64_t, std::vector<TraceMessage>> waiting_;  // by dependency
-  std::size_t waiting_count_ = 0;
   std::vector<InFlight> in_flight_;  // by slot
   std::vector<std::uint32_t> free_slots_;
-  std::size_t in_flight_count_ = 0;
   std::vector<Delivery> deliveries_;  // grows up to limits_.max_dependency_distance
   std::size_t held_ = 0, max_held_ = 0;
   TraceCounters counters_;
