@@ -6,8 +6,8 @@ export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE := 1
 
 # python3-matplotlib and python3-numpy: collnoc plot, the study scripts and the tests that draw.
 DEBIAN_PACKAGES := g++ make cmake pkg-config libsystemc-dev catch2 libyaml-cpp-dev \
-                   nlohmann-json3-dev libcli11-dev libboost-dev parallel python3-matplotlib \
-                   python3-numpy
+                   nlohmann-json3-dev libcli11-dev libboost-dev zlib1g-dev parallel \
+                   python3-matplotlib python3-numpy
 # `make fuzz` only: clang and its libFuzzer runtime.
 FUZZ_PACKAGES := clang libclang-rt-14-dev
 

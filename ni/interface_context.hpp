@@ -14,6 +14,8 @@
 
 namespace collnoc {
 
+class TraceRecorder;
+
 constexpr NodeId kNoNode = ~NodeId{0};
 
 // What a source NI tells the destination NI about a packet besides what the network carries
@@ -148,6 +150,8 @@ class InterfaceContext final : public ContentionObserver {
   };
   std::unordered_map<std::uint64_t, MulticastInFlight> multicasts;
   std::uint32_t next_multicast_number = 0;  // software and column-path messages, from 1
+  // `collnoc trace record` (ni/trace.hpp): the messages the NIs create, when set.
+  TraceRecorder* trace_recorder = nullptr;
 
  private:
   struct alignas(64) PerThread {  // each thread's on lines of its own

@@ -41,6 +41,13 @@ class NetworkInterface : public Clocked<NetworkInterface> {
   // (`nodes`: the network's endpoints, which multicast destinations are drawn from.)
   void set_traffic(const TrafficParams& params, const TrafficPattern& pattern,
                    const PayloadGenerator& payload, unsigned nodes, std::uint64_t seed);
+  // Trace-driven traffic instead of a core: the feed's messages from this NI (ni/trace.hpp).
+  // The NI stays on the clock's thread (the feed is shared).
+  void set_trace(TraceFeed& feed, const PayloadGenerator& payload) {
+    packetizer_.set_trace(feed, payload);
+    reassembler_.set_payload(payload);
+    reassembler_.set_trace(feed);
+  }
   // A synthetic packet or multicast message placed by hand (Packetizer::queue_synthetic),
   // before the simulation starts or between runs of it.
   void queue_synthetic(SyntheticSource::Packet p, Cycle created) {

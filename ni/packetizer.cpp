@@ -34,6 +34,12 @@ void Packetizer::set_source(std::unique_ptr<SyntheticSource> source,
   unicast_multicast_ = source_->unicast_multicast();
 }
 
+void Packetizer::set_trace(TraceFeed& feed, const PayloadGenerator& payload) {
+  trace_ = &feed;
+  trace_driven_ = true;
+  payload_ = &payload;
+}
+
 // (In 64 bits: a message's words come close to 2^32 at the largest flits and packets.)
 unsigned Packetizer::packets_for(std::uint32_t words, unsigned packet_flits) const {
   const std::uint64_t per_packet = std::uint64_t{params_.words_per_flit()} * packet_flits;
@@ -60,8 +66,18 @@ void Packetizer::enqueue(Message&& m) {
       std::max<std::uint64_t>(counters_.max_source_queue_packets, queued_packets_);
 }
 
+void Packetizer::record_synthetic(const SyntheticSource::Packet& p, Cycle created) const {
+  const std::uint64_t bytes = std::uint64_t{p.flits} * params_.flit_width_bits / 8;
+  if (p.multicast_dsts.empty())
+    interfaces_.trace_recorder->created(created, id_, p.dst, bytes, 0, false);
+  for (NodeId d : p.multicast_dsts)
+    interfaces_.trace_recorder->created(created, id_, d, bytes, 0, false);
+}
+
 Packetizer::Message Packetizer::synthetic_message(SyntheticSource::Packet&& p, Cycle created,
-                                                  bool measured, std::uint32_t group) {
+                                                  bool measured, std::uint32_t group,
+                                                  bool record) {
+  if (record && interfaces_.trace_recorder) record_synthetic(p, created);
   Message m;
   m.hdr.tag = group;
   m.hdr.src = id_;
@@ -154,6 +170,15 @@ Packetizer::Message Packetizer::firmware_message(std::vector<std::uint32_t>&& wo
   return m;
 }
 
+// `collnoc trace record`: a firmware message depends on what its core received last.
+void Packetizer::record_firmware(const Message& m, NodeId dst, std::uint32_t seq) const {
+  TraceRecorder* rec = interfaces_.trace_recorder;
+  if (!rec) return;
+  const std::uint64_t bytes = std::max<std::uint64_t>(1, std::uint64_t{m.hdr.message_words} * 4);
+  const unsigned type = m.hdr.multicast_headers ? 0u : m.hdr.vc_class;  // (a copy: a unicast)
+  rec->firmware_created(rec->created(m.ready, id_, dst, bytes, type, true), id_, dst, seq);
+}
+
 void Packetizer::queue_firmware(Message&& m) {
   const unsigned headers = m.hdr.multicast_headers;
   m.packets_left = packets_for(m.hdr.message_words, m.packet_flits_max);
@@ -176,6 +201,7 @@ void Packetizer::queue_message(NodeId dst, std::vector<std::uint32_t>&& words,
   if (dst >= next_seq_out_.size()) next_seq_out_.resize(dst + 1, 0);
   m.hdr.dst = dst;
   m.hdr.message_seq = next_seq_out_[dst]++;
+  record_firmware(m, dst, m.hdr.message_seq);
   queue_firmware(std::move(m));
 }
 
@@ -195,6 +221,7 @@ bool Packetizer::queue_multicast(const std::vector<NodeId>& dsts,
   for (NodeId d : dsts) {
     if (d >= next_seq_out_.size()) next_seq_out_.resize(d + 1, 0);
     m.multicast_seqs.push_back(next_seq_out_[d]++);
+    record_firmware(m, d, m.multicast_seqs.back());
   }
   queue_firmware(std::move(m));
   return true;

@@ -15,6 +15,7 @@
 #include "ni/ni_params.hpp"
 #include "ni/ni_protocol.hpp"
 #include "ni/payload.hpp"
+#include "ni/trace.hpp"
 #include "ni/traffic.hpp"
 #include "noc/link.hpp"
 #include "noc/report.hpp"
@@ -58,6 +59,9 @@ class Packetizer {
   // The injection link (NI -> router local input) of the NI `ni`.
   void connect(ClockedModule* ni, Link& injection);
   void set_source(std::unique_ptr<SyntheticSource> source, const PayloadGenerator& payload);
+  // Trace-driven traffic (ni/trace.hpp): the feed's messages from this NI, as synthetic packets
+  // (payload from the generator) on the message's VC class.
+  void set_trace(TraceFeed& feed, const PayloadGenerator& payload);
   // Column-path multicast (traffic.multicast_scheme = column_path): the paths' planner.
   void set_column_paths(const ColumnPaths& paths) { column_paths_ = &paths; }
   void set_measurement_window(Cycle begin, Cycle end) { window_ = {begin, end}; }
@@ -91,6 +95,8 @@ class Packetizer {
   template <class At>
   void generate(At at);
   template <class At>
+  [[gnu::noinline, gnu::cold]] void generate_trace(At at);
+  template <class At>
   void inject(At at);
   void end_cycle() {
     if (traced_) tr_queue_ = static_cast<unsigned>(queued_packets_);
@@ -101,7 +107,7 @@ class Packetizer {
   void prefetch() const;
   void finish(Cycle now);  // closes the source queue's time integral
   bool idle() const { return queued_packets_ == 0 && !cut_; }
-  bool synthetic() const { return source_ != nullptr; }
+  bool synthetic() const { return source_ != nullptr || trace_driven_; }
   Link* injection_link() const { return inj_; }
   const NetworkInterfaceParams& params() const { return params_; }
   // The flits received in the latest window (the selective policy's N): the ejection side
@@ -150,7 +156,11 @@ class Packetizer {
   // The message of a synthetic packet, counted as created (measured: the caller tells the
   // network, in or out of an evaluation).
   Message synthetic_message(SyntheticSource::Packet&& p, Cycle created, bool measured,
-                            std::uint32_t group = 0);
+                            std::uint32_t group = 0, bool record = true);
+  // `collnoc trace record`: a synthetic message (each destination of a multicast) into the
+  // recorder's trace.
+  void record_synthetic(const SyntheticSource::Packet& p, Cycle created) const;
+  void record_firmware(const Message& m, NodeId dst, std::uint32_t seq) const;
   // A software or column-path multicast: a unicast to each destination (software) or to the
   // first destination of each path (column_path), all with the message's payload, queued one
   // after the other; returns how many are measured.
@@ -182,6 +192,7 @@ class Packetizer {
   unsigned queued_messages_[2] = {0, 0};  // synthetic unicast, multicast messages queued
   bool traced_ = false;
   std::uint8_t words_per_flit_;
+  bool trace_driven_ = false;  // trace_ is set (a flag on the hot line: the feed is not)
   NetworkContext& net_;
   Link* inj_ = nullptr;
   std::unique_ptr<SyntheticSource> source_;
@@ -212,6 +223,7 @@ class Packetizer {
   MulticastShape multicast_shape_;
   std::vector<std::uint32_t> next_seq_out_;  // per destination
   const ColumnPaths* column_paths_ = nullptr;  // column-path multicast
+  TraceFeed* trace_ = nullptr;  // trace-driven traffic instead of a synthetic source
   std::unique_ptr<CompressionPolicy> policy_;
   CodecSet encoders_;
   CodecUnit encoder_;  // the encoders' timing (ni.codec_pipelined)
@@ -254,6 +266,23 @@ void Packetizer::generate(At at) {
     if (m.hdr.measured) net_.measured_created(at);
     enqueue(std::move(m));
   }
+  if (trace_driven_) generate_trace(at);
+}
+
+// A trace message is one or more packets, queued at once; their tails tell the feed (Reassembler).
+template <class At>
+void Packetizer::generate_trace(At at) {
+  const Cycle now = at.now;
+  trace_->take(id_, now, [&](const TracePacket& p) {
+    if (TraceRecorder* rec = interfaces_.trace_recorder; rec && p.first)
+      rec->created(now, id_, p.dst, p.message_bytes, p.vc_class, false);
+    Message m = synthetic_message(SyntheticSource::Packet{p.dst, p.flits, {}}, now, in_window(now),
+                                  0, false);
+    m.hdr.vc_class = static_cast<std::uint8_t>(p.vc_class);
+    m.hdr.message_seq = p.slot + 1;  // (0: not a trace packet)
+    if (m.hdr.measured) net_.measured_created(at);
+    enqueue(std::move(m));
+  });
 }
 
 template <class At>
@@ -363,6 +392,7 @@ inline Cycle Packetizer::next_work_cycle(Cycle now) const {
   if (cut_) next = std::max(now + 1, tx_start_);
   else if (!source_queue_.empty()) next = std::max(now + 1, source_queue_.front().ready);
   if (source_) next = std::min(next, std::max(now + 1, source_->next_cycle()));
+  if (trace_driven_) next = std::min(next, std::max(now + 1, trace_->next_cycle(id_)));
   return next;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "ni/tlm_front_end.hpp"
+#include "ni/trace.hpp"
 
 namespace collnoc {
 
@@ -160,6 +161,8 @@ void Reassembler::complete_message(NodeId src, std::uint32_t seq, ReceivedMessag
        it = out_of_order_.find(base | next_seq_in_[src])) {
     const Cycle available = std::max(it->second.ready + 1, last_delivery_[src]);
     last_delivery_[src] = available;
+    if (TraceRecorder* rec = interfaces_.trace_recorder)
+      rec->firmware_delivered(src, id_, static_cast<std::uint32_t>(it->first), it->second.ready);
     front_end_.deliver(src, available, std::move(it->second));
     out_of_order_.erase(it);
     ++next_seq_in_[src];

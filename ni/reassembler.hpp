@@ -65,6 +65,11 @@ class Reassembler {
   void connect(ClockedModule* ni, Link& ejection);
   void connect_sink_channel(ClockedModule* ni, Link& channel);
   void set_payload(const PayloadGenerator& payload) { payload_ = &payload; }
+  // Trace-driven traffic: the feed hears of each trace packet's delivery (ni/trace.hpp).
+  void set_trace(TraceFeed& feed) {
+    trace_ = &feed;
+    trace_driven_ = true;
+  }
   void set_measurement_window(Cycle begin, Cycle end) { window_begin_ = begin, window_end_ = end; }
 
   // Takes every flit due this cycle.
@@ -142,6 +147,7 @@ class Reassembler {
   Link* ej_ = nullptr;
   bool traced_ = false;
   bool count_arrivals_;  // arrivals_.on(): a selective policy reads them
+  bool trace_driven_ = false;  // trace_ is set
   std::uint8_t words_per_flit_;
   unsigned codec_latency_cycles_;
   NetworkContext& net_;
@@ -158,6 +164,7 @@ class Reassembler {
   std::unordered_set<PacketId> altered_copies_;   // software multicast packets with a bad word
   bool multicast_ = false;
   Packetizer* forwarder_ = nullptr;  // this NI's: column-path copies go on from here
+  TraceFeed* trace_ = nullptr;       // trace-driven traffic: told of each trace packet's tail
   ArrivalWindow& arrivals_;
   InterfaceContext& interfaces_;
   TlmFrontEnd& front_end_;
@@ -241,6 +248,9 @@ void Reassembler::take_flit(At at, Link& link, InputBuffer& buffer, unsigned lan
         forwarder_->forward_copy(at, end.forward_to, m.tag, plain_flits(m.packet_words),
                                  end.measured);
     }
+    // (A trace packet carries its message's slot in the feed, plus one.)
+    if (trace_driven_ && m.message_seq && m.kind == Packetizer::kSyntheticKind)
+      trace_->delivered(m.message_seq - 1, ready);
     if (h.measured) {
       ++counters_.measured_delivered;
       counters_.measured_hops += h.hops;

@@ -204,6 +204,32 @@ void NocSystem::attach_traffic(const TrafficParams& traffic, std::uint64_t seed)
     clock_.set_wave_rows(wave_rows(), params_.waves == WaveMode::on);
 }
 
+TraceLimits trace_limits(const SystemParams& params, const Topology& topo) {
+  TraceLimits limits;
+  limits.nodes = topo.num_endpoints();
+  // (Unicast classes: an HTA network keeps its last class for multicast.)
+  limits.vc_classes = params.router.vc_classes - (params.router.hta.enabled ? 1u : 0u);
+  return limits;
+}
+
+TracePacketShape trace_packet_shape(const SystemParams& params) {
+  return TracePacketShape{params.ni.flit_width_bits / 8, params.ni.max_packet_flits};
+}
+
+void NocSystem::attach_trace(const TraceParams& trace, const TrafficParams& traffic) {
+  check_whole_packets(params_, params_.ni.max_packet_flits, "ni.max_packet_flits: trace messages");
+  traffic_ = traffic;
+  payload_ = make_payload_generator(traffic_.payload);
+  trace_feed_ = std::make_unique<TraceFeed>(
+      trace, trace_limits(params_, *topology_), trace_packet_shape(params_),
+      [this](NodeId n, Cycle c) { nis_[n]->wake_at(c); },
+      [this] {
+        if (net_.on_workload_done) net_.on_workload_done();
+      });
+  for (auto& ni : nis_) ni->set_trace(*trace_feed_, *payload_);
+  trace_feed_->start();
+}
+
 // The network's blocks by breadth-first level from router 0 (a link joins routers of the same
 // or adjacent levels), each router with its NIs; in block order within a level.
 std::vector<std::vector<unsigned>> NocSystem::wave_rows() const {

@@ -75,6 +75,11 @@ struct RouterActivity {
   std::uint64_t buffer_writes = 0, buffer_reads = 0;
 };
 
+// What a trace may hold on this system (node count, unicast VC classes) and how its messages
+// become packets (ni.flit_width_bits, ni.max_packet_flits).
+TraceLimits trace_limits(const SystemParams& params, const Topology& topo);
+TracePacketShape trace_packet_shape(const SystemParams& params);
+
 class NocSystem : public sc_core::sc_module {
  public:
   // `routing` overrides params.routing with a routing function of the caller's own (it must
@@ -86,6 +91,13 @@ class NocSystem : public sc_core::sc_module {
   // Workloads: synthetic traffic at every NI, or a firmware program on a core per NI.
   void attach_traffic(const TrafficParams& traffic, std::uint64_t seed);
   void attach_firmware(Firmware& program);
+  // Trace-driven traffic (workload.kind = trace): the messages of `trace`'s file at the NIs,
+  // their payload from `traffic.payload`. Throws TraceError for a file that cannot be read.
+  void attach_trace(const TraceParams& trace, const TrafficParams& traffic);
+  TraceFeed* trace_feed() { return trace_feed_.get(); }
+  const TraceFeed* trace_feed() const { return trace_feed_.get(); }
+  // `collnoc trace record`: the NIs tell `recorder` every message they create.
+  void record_trace(TraceRecorder& recorder) { interfaces_.trace_recorder = &recorder; }
 
   // Trace the routers and NIs of the given routers into `tf` and describe the groups in a
   // GTKWave save file.
@@ -157,6 +169,7 @@ class NocSystem : public sc_core::sc_module {
   std::unique_ptr<TrafficPattern> pattern_;
   std::unique_ptr<PayloadGenerator> payload_;
   std::unique_ptr<ColumnPaths> column_paths_;  // traffic.multicast_scheme = column_path
+  std::unique_ptr<TraceFeed> trace_feed_;      // workload.kind = trace
 };
 
 }  // namespace collnoc

@@ -59,7 +59,7 @@ MemoryEstimate estimate_run_memory(const RunConfig& rc) {
     w.measured_packets = static_cast<std::uint64_t>(
         static_cast<double>(nodes) * t.injection_rate / mean_flits *
         static_cast<double>(std::min(rc.run.measure_cycles, rc.run.max_cycles)));
-  } else {
+  } else if (rc.firmware_workload()) {
     // Messages held at once (measured): the all-to-all exchanges hold every core's message for
     // every other core at some point, total exchange three times over (held, packed, received),
     // the mesh alltoall half as much again (sent and received); ping-pong four in all; other
@@ -111,10 +111,10 @@ void check_buildable(const RunConfig& rc) {
   validate(sys.link, "link");
   validate(sys.ni_link, "ni_link");
   validate(rc.run);
-  if (rc.run.per_round_links && rc.synthetic())
+  if (rc.run.per_round_links && !rc.firmware_workload())
     throw ParamError("stats.per_round_links", "true",
-                     "must be false with synthetic traffic, which has no rounds (a firmware "
-                     "workload: workload.kind other than synthetic)");
+                     "must be false with synthetic traffic or a trace, which have no rounds (a "
+                     "firmware workload: workload.kind other than synthetic and trace)");
   // Every parameter's range, used by this run or not (the ones above again, cheaply).
   validate(rc.platform);
   if (rc.synthetic() && rc.traffic.normalized_load > 0) {  // (before the rate it stands for)
@@ -138,6 +138,12 @@ void check_buildable(const RunConfig& rc) {
     check_whole_packets(sys, variable ? rc.traffic.packet_flits_max : rc.traffic.packet_flits,
                         variable ? "traffic.packet_flits_max" : "traffic.packet_flits");
     check_multicast(sys, *topo, rc.traffic);
+  } else if (rc.trace_driven()) {
+    check_whole_packets(sys, sys.ni.max_packet_flits, "ni.max_packet_flits: trace messages");
+    make_payload_generator(rc.traffic.payload);
+    // The whole file, line by line, before anything runs: a bad line is refused up front.
+    if (check_trace(rc.trace.file, trace_limits(sys, *topo)) == 0)
+      throw TraceError(rc.trace.file, 0, "holds no messages");
   } else {
     if (rc.firmware.protocol.name == "mpb" && rc.firmware.protocol.mpb_bytes == 0)
       throw ParamError("msg.protocol", "mpb",
@@ -166,6 +172,8 @@ BuiltRun build_run(const RunConfig& rc) {
   built.system = make_platform(rc.platform);
   if (rc.synthetic()) {
     built.system->attach_traffic(rc.traffic, rc.run.seed);
+  } else if (rc.trace_driven()) {
+    built.system->attach_trace(rc.trace, rc.traffic);
   } else {
     built.firmware = make_firmware(rc.workload_kind, rc.firmware, built.system->topology());
     built.system->attach_firmware(*built.firmware);

@@ -18,12 +18,15 @@ namespace collnoc {
 struct RunConfig {
   PlatformParams platform;
   RunParams run;
-  std::string workload_kind = "synthetic";  // workload.kind: "synthetic" or a firmware program
+  std::string workload_kind = "synthetic";  // workload.kind: "synthetic", "trace" or a firmware program
   TrafficParams traffic;
+  TraceParams trace;  // workload.kind = trace
   FirmwareParams firmware;
   std::uint64_t max_memory_mb = 0;  // sim.max_memory_mb; 0: automatic_memory_limit_mb()
 
   bool synthetic() const { return workload_kind == "synthetic"; }
+  bool trace_driven() const { return workload_kind == "trace"; }
+  bool firmware_workload() const { return !synthetic() && !trace_driven(); }
 
   static constexpr UintRange max_memory_mb_range{0, kU64Max};
 };

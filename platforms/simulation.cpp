@@ -64,7 +64,7 @@ const char* to_string(RunStatus s) {
 }
 
 Simulation::Simulation(NocSystem& system, const RunParams& params, Firmware* firmware)
-    : sys_(system), params_(params), firmware_(firmware) {
+    : sys_(system), params_(params), firmware_(firmware), trace_(system.trace_feed()) {
   validate(params_);
   if (params_.per_flow)
     for (std::size_t n = 0; n < sys_.num_nis(); ++n)
@@ -72,7 +72,7 @@ Simulation::Simulation(NocSystem& system, const RunParams& params, Firmware* fir
   if (params_.per_vc)
     for (std::size_t r = 0; r < sys_.num_routers(); ++r) sys_.router(static_cast<RouterId>(r)).record_vc_usage();
   if (params_.per_round_links && firmware_) sys_.record_round_links();  // (check_buildable)
-  if (firmware_) {
+  if (firmware_ || trace_) {  // (everything is measured; a trace ends with its last message)
     window_begin_ = 0;
     for (std::size_t n = 0; n < sys_.num_nis(); ++n)
       sys_.ni(static_cast<NodeId>(n)).set_measurement_window(0, kNever);
@@ -161,6 +161,7 @@ bool Simulation::finished(Cycle now) const {
       if (!c->finished()) return false;
     return true;
   }
+  if (trace_) return trace_->done() || trace_->error();
   if (now < window_end_) return false;
   std::uint64_t created = 0, delivered = 0;
   for (std::size_t n = 0; n < sys_.num_nis(); ++n) {
@@ -411,7 +412,7 @@ void Simulation::gather(RunOutcome& out, double wall_seconds, bool completed) co
         wall_seconds > 0 ? sys_.num_routers() * static_cast<double>(cycles) / wall_seconds : 0.0);
   r.set("sim.flit_hops_per_second",
         wall_seconds > 0 ? t.total("flits.router_traversals") / wall_seconds : 0.0);
-  if (params_.steady_warmup() && !firmware_) {
+  if (params_.steady_warmup() && !firmware_ && !trace_) {
     r.set("sim.steady_state_reached", steady_reached_);
     r.set("sim.warmup_end_cycle", window_begin_ == kNever ? cycles : window_begin_);
   }
@@ -426,7 +427,7 @@ void Simulation::gather(RunOutcome& out, double wall_seconds, bool completed) co
       window_begin_ == kNever ? 0
                               : std::min(params_.measure_cycles,
                                          cycles > window_begin_ ? cycles - window_begin_ : 0);
-  const double window = firmware_ ? static_cast<double>(completion ? completion : cycles)
+  const double window = firmware_ || trace_ ? static_cast<double>(completion ? completion : cycles)
                                   : static_cast<double>(window_reached);
   t.write(r, window > 0 ? nodes * window : 0.0);
   if (const Cycle interval = params_.series_interval_cycles) {
@@ -447,6 +448,7 @@ void Simulation::gather(RunOutcome& out, double wall_seconds, bool completed) co
     r.set("throughput.series_flits_per_node_cycle", std::move(series));
   }
   if (params_.per_flow) report_flows(r, window);
+  if (trace_) trace_->report(r);
 
   if (firmware_) {  // per round of the firmware (MessageLayer::mark_round), rounds with traffic
     const std::vector<RoundTally> rounds = sys_.interfaces().round_totals();

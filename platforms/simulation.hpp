@@ -92,6 +92,7 @@ class Simulation {
   NocSystem& sys_;
   RunParams params_;
   Firmware* firmware_;
+  const TraceFeed* trace_;  // trace-driven traffic (NocSystem::attach_trace), else null
   // The measurement window (kNever until the warm-up ends: sim.steady_state).
   Cycle window_begin_ = kNever, window_end_ = kNever;
   // Steady-state detection: flits delivered at the last interval's end, its throughput.

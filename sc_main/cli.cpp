@@ -76,7 +76,8 @@ int list_command() {
     const char* name;
     const char* description;
   };
-  std::vector<Workload> workloads{{"synthetic", "synthetic traffic at every NI (traffic.*)"}};
+  std::vector<Workload> workloads{{"synthetic", "synthetic traffic at every NI (traffic.*)"},
+                                  {"trace", "the messages of a trace file (trace.file)"}};
   for (const auto& e : firmware_programs()) workloads.push_back({e.name, e.description});
   list_table(os, "\nworkloads (workload.kind; firmware programs run on a core per NI):", workloads);
   list_table(os, "\nmessage protocols (msg.protocol, for firmware):", message_protocols());
@@ -176,6 +177,33 @@ int cli_main(int argc, char** argv) {
                         "with --seeds: a second CSV with every run, one row per point and seed");
   merge_cmd->add_flag("--quiet,-q", merge.quiet, "no summary line");
 
+  CLI::App* trace_cmd = app.add_subcommand(
+      "trace", "record a run's messages as a trace, or convert another simulator's traffic "
+               "into one (replay: workload.kind=trace, docs/traffic.md)");
+  TraceRecordOptions record;
+  CLI::App* record_cmd = trace_cmd->add_subcommand(
+      "record", "run a configuration and write every message its NIs inject as a trace");
+  record_cmd->add_option("config", record.config_path, "YAML configuration (-: built-in defaults)")
+      ->required();
+  record_cmd->add_option("--set", record.overrides, "override one key: key=value (repeatable)")
+      ->allow_extra_args(false);
+  record_cmd->add_option("--out", record.out_path, "the trace, written when the run ends ok")
+      ->capture_default_str();
+  record_cmd->add_flag("--quiet,-q", record.quiet, "no progress and no summary");
+  TraceConvertOptions convert;
+  CLI::App* convert_cmd = trace_cmd->add_subcommand(
+      "convert", "another simulator's traffic as a trace: Noxim's traffic table");
+  convert_cmd->add_option("table", convert.table, "the traffic table")->required();
+  convert_cmd->add_option("--from", convert.from, "its format: noxim")->required();
+  convert_cmd->add_option("--cycles", convert.cycles, "cycles of traffic to generate")->required();
+  convert_cmd->add_option("--seed", convert.seed, "seed of the injection draws")
+      ->capture_default_str();
+  convert_cmd->add_option("--bytes", convert.bytes, "bytes per message (Noxim's packet)")
+      ->capture_default_str();
+  convert_cmd->add_option("--out", convert.out_path, "the trace")->capture_default_str();
+  convert_cmd->add_flag("--quiet,-q", convert.quiet, "no summary line");
+  trace_cmd->require_subcommand(1);
+
   CLI::App* list_cmd = app.add_subcommand(
       "list", "name every platform, topology, routing function, allocator, traffic pattern "
               "and workload");
@@ -213,6 +241,8 @@ int cli_main(int argc, char** argv) {
     if (sweep_cmd->parsed()) return sweep_command(sweep);
     if (merge_cmd->parsed()) return merge_command(merge);
     if (list_cmd->parsed()) return list_command();
+    if (record_cmd->parsed()) return trace_record_command(record);
+    if (convert_cmd->parsed()) return trace_convert_command(convert);
     if (analyze_cmd->parsed()) return analyze_command(analyze);
     if (plot_cmd->parsed()) return plot_command(plot_cmd->remaining());
     return kExitBadInput;

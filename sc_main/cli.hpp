@@ -1,6 +1,7 @@
 // The `collnoc` command line: run, sweep, merge, list, analyze and plot. Every command returns
 // its exit status up to sc_main; nothing below calls exit().
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,25 @@ struct SweepOptions {
   std::string raw_path;              // --raw: the runs of every seed, one row each
   std::vector<std::string> emit;     // --emit jobs DIR: write the runs out instead of running
   bool resume = false;  // keep the points already in out_path, run the rest
+  bool quiet = false;
+};
+
+// `collnoc trace record CONFIG`: the messages a run's NIs inject, as a trace (sc_main/trace_cmd.cpp).
+struct TraceRecordOptions {
+  std::string config_path;
+  std::vector<std::string> overrides;
+  std::string out_path = "trace.txt";
+  bool quiet = false;
+};
+
+// `collnoc trace convert --from noxim TABLE`: another simulator's traffic as a trace.
+struct TraceConvertOptions {
+  std::string from;
+  std::string table;
+  std::uint64_t cycles = 0;
+  std::uint64_t seed = 1;
+  std::uint64_t bytes = 64;
+  std::string out_path = "trace.txt";
   bool quiet = false;
 };
 
@@ -108,6 +128,8 @@ int analyze_nc(const AnalyzeOptions& options);
 int run_command(const RunOptions& options);
 int sweep_command(const SweepOptions& options);
 int merge_command(const MergeOptions& options);
+int trace_record_command(const TraceRecordOptions& options);
+int trace_convert_command(const TraceConvertOptions& options);
 int list_command();
 // `collnoc plot ARGS` (sc_main/plot.cpp): runs sc_main/collnoc_plot.py with ARGS, its status.
 int plot_command(const std::vector<std::string>& args);

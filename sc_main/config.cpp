@@ -39,7 +39,7 @@ std::vector<std::string> words(const char* const (&list)[N]) {
 }
 
 std::vector<std::string> workload_names() {
-  std::vector<std::string> names{"synthetic"};
+  std::vector<std::string> names{"synthetic", "trace"};
   for (const auto& e : firmware_programs()) names.emplace_back(e.name);
   return names;
 }
@@ -442,8 +442,13 @@ std::vector<KeySpec> build_schema() {
                "this long after it is whole there",
                COLLNOC_FIELD(platform.system.router.hta.reinjection_delay_cycles)),
 
-      enum_key("workload.kind", "synthetic traffic, or the firmware program every core runs",
+      enum_key("workload.kind",
+               "synthetic traffic, a trace (trace.file), or the firmware program every core runs",
                workload_names, COLLNOC_FIELD(workload_kind)),
+      text_key("trace.file", "",
+               "workload.kind = trace: the messages to replay, plain text or gzip "
+               "(docs/traffic.md#traces)",
+               COLLNOC_FIELD(trace.file)),
       uint_key("workload.message_words", Fw::message_words_range, "words",
                "firmware: 32-bit payload words per message", COLLNOC_FIELD(firmware.message_words)),
       uint_key("workload.iterations", Fw::iterations_range, "",

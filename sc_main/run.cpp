@@ -147,6 +147,10 @@ void print_summary(std::ostream& os, const RunConfig& rc, const RunOutcome& outc
                                     std::to_string(rc.traffic.packet_flits_max)
                               : std::to_string(rc.traffic.packet_flits))
                       << "-flit packets, seed " << rc.run.seed << "\n";
+  } else if (rc.trace_driven()) {
+    line("workload:") << "trace " << rc.trace.file << ": " << count(r, "trace.messages")
+                      << " messages, " << count(r, "trace.bytes") << " bytes, last injected at cycle "
+                      << count(r, "trace.last_injection_cycle") << "\n";
   } else {
     line("workload:") << "firmware " << rc.workload_kind << ", " << rc.firmware.message_words
                       << "-word messages, " << rc.firmware.iterations << " iteration(s), seed "
@@ -158,6 +162,8 @@ void print_summary(std::ostream& os, const RunConfig& rc, const RunOutcome& outc
     os << " (interrupted: the results so far)";
   else if (outcome.status == RunStatus::ok && rc.synthetic() && !flag(r, "sim.completed"))
     os << " (not every measured packet arrived: the load is past saturation)";
+  else if (outcome.status == RunStatus::ok && rc.trace_driven() && !flag(r, "sim.completed"))
+    os << " (sim.max_cycles reached before the trace's last message was delivered)";
   os << "\n";
   line("packets:") << count(r, "packets.delivered") << " delivered";
   if (rc.synthetic()) os << " (" << count(r, "packets.measured_delivered") << " measured)";
@@ -178,7 +184,7 @@ void print_summary(std::ostream& os, const RunConfig& rc, const RunOutcome& outc
     if (r.find("collective.formula_cycles"))
       os << ", formula " << num(number(r, "collective.formula_cycles"));
     os << ", data verified: " << (flag(r, "collective.data_verified") ? "yes" : "no") << "\n";
-  } else if (!rc.synthetic())
+  } else if (rc.firmware_workload())
     line("firmware:") << "completed in " << count(r, "firmware.completion_cycles")
                       << " cycles, data verified: "
                       << (flag(r, "firmware.data_verified") ? "yes" : "no") << "\n";
@@ -225,6 +231,9 @@ int run_command(const RunOptions& options) {
   Simulation simulation(*system, rc.run, built.firmware.get());
   const RunOutcome outcome = simulation.run();
   trace.reset();  // flush and close the VCD before anything can fail below
+  // A trace line that went bad during the run (the file changed after it was checked): bad
+  // input, no results.
+  if (const TraceFeed* feed = system->trace_feed(); feed && feed->error()) throw *feed->error();
 
   if (!options.quiet) {
     print_summary(std::cout, rc, outcome);

@@ -75,6 +75,13 @@ void set_companions(RunConfig& rc, const std::string& key, const ConfigValue& v)
   // A collective workload names its collective.
   if (key == "workload.kind" && s && *s == "collective")
     set(rc, "workload.collective", std::string("barrier"));
+  // A trace workload names its trace (a 4x4 mesh's).
+  if ((key == "workload.kind" && s && *s == "trace") || key == "trace.file") {
+    set(rc, "workload.kind", std::string("trace"));
+    set(rc, "topology.k", std::vector<std::uint64_t>{4});
+    set(rc, "trace.file",
+        std::string(COLLNOC_SOURCE_DIR) + "/configs/traffic/request_reply.trace");
+  }
 }
 
 // Bounds that depend on another key, so that no value of this one alone reaches them. Only the
