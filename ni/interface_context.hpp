@@ -72,14 +72,14 @@ struct LinkRoundTally {
 // Per round, per output port (router x kMaxRouterPorts + port), in port order.
 using LinksByRound = std::vector<std::map<std::uint32_t, LinkRoundTally>>;
 
-class InterfaceContext final : public ContentionObserver {
+class InterfaceContext final : public PacketObserver {
  public:
   explicit InterfaceContext(NetworkContext& net) : net_(net) {
     if (net.packets.owner_bytes() >= sizeof(MessageFields))  // (the NIs check it when made)
       net.packets.set_created_cycle_field(offsetof(MessageFields, created_cycle));
   }
   // Counting per round: on (firmware runs) the routers report their contention here.
-  void tally_rounds() { net_.contention_observer = this; }
+  void tally_rounds() { net_.packet_observer = this; }
   // And per round and output port too (the routers must report_allocations()).
   void tally_round_links() { round_links_ = true; }
   void count_packets(std::uint16_t round, std::uint64_t packets) {

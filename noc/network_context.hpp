@@ -34,10 +34,11 @@ struct RouterScratch {
   }
 };
 
-// Who wants to know of each contention event (Router counts them per output port): the
-// network's owner, which may charge them to what the packet belongs to (the message layer: the
-// sender's round). Called on the evaluating thread (`thread`: a ParallelCycle's, or 0).
-class ContentionObserver {
+// Who wants to know what happened to a packet at a router: each contention event (Router counts
+// them per output port) and, when asked, each output allocation. The network's owner charges
+// them to what the packet belongs to (the message layer: the sender's round). Called on the
+// evaluating thread (`thread`: a ParallelCycle's, or 0).
+class PacketObserver {
  public:
   virtual void contended(PacketHandle packet, RouterId router, unsigned port, bool on_link,
                          unsigned thread) = 0;
@@ -47,7 +48,7 @@ class ContentionObserver {
                          unsigned thread) = 0;
 
  protected:
-  ~ContentionObserver() = default;
+  ~PacketObserver() = default;
 };
 
 // What the blocks evaluated by one thread of a parallel cycle share (Clock::set_threads); on
@@ -128,7 +129,7 @@ struct NetworkContext {
   void reserve_router_scratch(std::size_t room) {
     for (NetworkLane& l : lanes) l.scratch.reserve(room);
   }
-  ContentionObserver* contention_observer = nullptr;  // none: contention is only counted
+  PacketObserver* packet_observer = nullptr;  // none: contention is only counted
   // Hardware multicast (evaluated on one thread): messages deadlock recovery diverted at least
   // once, until their last copy is delivered (hta.potentially_deadlocked counts each once).
   std::unordered_set<PacketHandle> diverted_multicasts;

@@ -242,12 +242,12 @@ void Router::count_contention(unsigned i, unsigned port, unsigned thread) {
   if (ivc.contended) return;
   ivc.contended = true;
   ++stats_[port].contention_events;
-  if (net_.contention_observer) report_contention(i, port, thread);
+  if (net_.packet_observer) report_contention(i, port, thread);
 }
 
 // The front flit is the losing packet's own.
 void Router::report_contention(unsigned i, unsigned port, unsigned thread) {
-  net_.contention_observer->contended(front(i).flit.packet, id_, port, out(port).to_router,
+  net_.packet_observer->contended(front(i).flit.packet, id_, port, out(port).to_router,
                                       thread);
 }
 
@@ -470,7 +470,7 @@ void Router::allocate_vcs(At at, RouterScratch& s) {
     out_vc(g.out_port, g.out_vc).owner = static_cast<std::int16_t>(g.input);
     hold(g.out_port, g.out_vc, now);
     if (report_allocations_)
-      net_.contention_observer->allocated(front(g.input).flit.packet, id_, g.out_port,
+      net_.packet_observer->allocated(front(g.input).flit.packet, id_, g.out_port,
                                           routes_[g.input].length, at.thread());
   }
   // A ready head that got no output VC lost it to another packet (held, or won this cycle).

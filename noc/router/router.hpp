@@ -180,7 +180,7 @@ class Router : public Clocked<Router> {
   }
   // Tells the network's contention observer of every unicast output allocation (per packet
   // and hop: stats.per_round_links); needs one.
-  void report_allocations() { report_allocations_ = net_.contention_observer != nullptr; }
+  void report_allocations() { report_allocations_ = net_.packet_observer != nullptr; }
   // Its counters into the results (up to the current cycle), and a row per output link.
   void report(Tally& t, const Topology& topo) const;
   // Appends one line per non-empty input VC: what its front flit waits for.
