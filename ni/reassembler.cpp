@@ -142,7 +142,7 @@ Reassembler::CopyEnd Reassembler::copy_delivered(std::uint64_t message, NodeId h
   if (--it->second.copies_left > 0)
     return CopyEnd{false, measured, it->second.next_stop(here)};
   ++counters_.multicast_delivered;
-  if (measured) multicast_latency_.push_back(static_cast<std::uint32_t>(now - it->second.created));
+  if (measured) multicast_latency_.add(static_cast<std::uint32_t>(now - it->second.created));
   interfaces_.multicasts.erase(it);
   return CopyEnd{true, measured, kNoNode};
 }

@@ -95,8 +95,8 @@ class Reassembler {
   // Per-flow statistics of the measured unicast packets, per source (stats.per_flow).
   void record_flows(NodeId nodes) { flows_.assign(nodes, FlowStats{}); }
   const std::vector<FlowStats>& flows() const { return flows_; }
-  const std::vector<std::uint32_t>& latency_samples() const { return latency_; }
-  const std::vector<std::uint32_t>& network_latency_samples() const { return network_latency_; }
+  const SampleCounts& latency_samples() const { return latency_; }
+  const SampleCounts& network_latency_samples() const { return network_latency_; }
   void report(Tally& t) const;
   void trace(sc_core::sc_trace_file* tf, const std::string& base);
 
@@ -155,8 +155,8 @@ class Reassembler {
   InputBuffer ej_buffer_{net_.state.resource()};  // the ejection port's buffer
   ReassemblerCounters counters_;
 
-  std::vector<std::uint32_t> latency_, network_latency_;
-  std::vector<std::uint32_t> multicast_latency_;  // creation to the last copy's delivery
+  SampleCounts latency_, network_latency_;
+  SampleCounts multicast_latency_;  // creation to the last copy's delivery
   std::vector<FlowStats> flows_;                  // per source; empty unless record_flows()
   std::vector<bool> copy_altered_;                // per lane: the copy arriving on it
   std::vector<std::vector<std::uint32_t>> rx_copy_;  // per lane: a firmware multicast's words
@@ -256,8 +256,8 @@ void Reassembler::take_flit(At at, Link& link, InputBuffer& buffer, unsigned lan
       counters_.measured_hops += h.hops;
       if (!copy) {
         const auto latency = static_cast<std::uint32_t>(ready - m.created_cycle);
-        latency_.push_back(latency);
-        network_latency_.push_back(static_cast<std::uint32_t>(ready - m.injected_cycle));
+        latency_.add(latency);
+        network_latency_.add(static_cast<std::uint32_t>(ready - m.injected_cycle));
         if (!flows_.empty()) {
           FlowStats& flow = flows_[h.src];
           ++flow.packets;

@@ -82,6 +82,49 @@ class Report {
   std::vector<std::pair<std::string, std::vector<Report>>> lists_;
 };
 
+// Integer samples (latencies in cycles) kept as a count per value: the mean, nearest-rank
+// percentiles and histogram come out exactly as from the samples themselves, in memory that
+// grows with the range of the values instead of their number (a 10 M-message replay needs no
+// more than a short one). Values below kDense are counted in an array, larger ones in a map.
+class SampleCounts {
+ public:
+  void add(std::uint32_t v, std::uint64_t n = 1) {
+    if (v < kDense) {
+      if (v >= dense_.size()) dense_.resize(std::min<std::size_t>(kDense, std::max<std::size_t>(64, 2 * (v + 1))));
+      dense_[v] += n;
+    } else {
+      sparse_[v] += n;
+    }
+    size_ += n;
+  }
+  void add(const SampleCounts& other) {
+    other.for_each([&](std::uint32_t v, std::uint64_t n) { add(v, n); });
+  }
+  std::uint64_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  // f(value, count) for each value sampled, in ascending order.
+  template <class F>
+  void for_each(F f) const {
+    for (std::size_t v = 0; v < dense_.size(); ++v)
+      if (dense_[v]) f(static_cast<std::uint32_t>(v), dense_[v]);
+    for (const auto& [v, n] : sparse_) f(v, n);
+  }
+  // The samples in ascending order (for tests and small runs: this is what is not stored).
+  std::vector<std::uint32_t> sorted() const {
+    std::vector<std::uint32_t> out;
+    out.reserve(size_);
+    for_each([&](std::uint32_t v, std::uint64_t n) { out.insert(out.end(), n, v); });
+    return out;
+  }
+  bool operator==(const SampleCounts& o) const { return sorted() == o.sorted(); }
+
+ private:
+  static constexpr std::uint32_t kDense = 1024;  // 8 KB at most per distribution
+  std::vector<std::uint64_t> dense_;
+  std::map<std::uint32_t, std::uint64_t> sparse_;
+  std::uint64_t size_ = 0;
+};
+
 // The counters of many blocks, summed into results: each block adds its own under the result
 // keys they feed (Router::report, NetworkInterface::report, ...), saying how they combine
 // (a count sums, a maximum takes the largest, ...); write() turns the totals into a Report, in
@@ -115,9 +158,8 @@ class Tally {
   void per_node_cycle(std::string_view key, std::uint64_t n) { at(key, Kind::per_node_cycle).whole += n; }
   // Samples, written as key.mean, .p50, .p90, .p99, .p99_9 (nearest rank), .max and a
   // histogram (.histogram_edges: each bucket's lower edge, .histogram_counts; histogram_bucket).
-  void distribution(std::string_view key, const std::vector<std::uint32_t>& samples) {
-    Entry& e = at(key, Kind::distribution);
-    e.samples.insert(e.samples.end(), samples.begin(), samples.end());
+  void distribution(std::string_view key, const SampleCounts& samples) {
+    at(key, Kind::distribution).samples.add(samples);
   }
   // A setting all the blocks share (the first one's).
   void label(std::string_view key, const std::string& text) {
@@ -162,7 +204,7 @@ class Tally {
     Kind kind = Kind::count;
     std::uint64_t whole = 0, denominator = 0;
     double real = 0;
-    std::vector<std::uint32_t> samples;
+    SampleCounts samples;
     std::string text;
   };
   Entry& at(std::string_view key, Kind kind) {
@@ -174,23 +216,35 @@ class Tally {
     e.kind = kind;
     return e;
   }
-  static void summarise(Report& r, const std::string& key, std::vector<std::uint32_t> v) {
+  static void summarise(Report& r, const std::string& key, const SampleCounts& v) {
     double mean = 0;
     std::uint32_t p50 = 0, p90 = 0, p99 = 0, p99_9 = 0, max = 0;
     std::vector<std::uint64_t> counts;
     if (!v.empty()) {
-      std::sort(v.begin(), v.end());
+      // Sums of whole numbers below 2^53: exact, so the same in any order.
       double sum = 0;
-      for (auto x : v) sum += x;
+      v.for_each([&](std::uint32_t x, std::uint64_t n) { sum += static_cast<double>(x) * static_cast<double>(n); });
       mean = sum / static_cast<double>(v.size());
-      auto rank = [&](double q) {  // nearest rank
-        std::size_t i = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size())));
-        return v[std::min(v.size() - 1, i > 0 ? i - 1 : 0)];
+      auto rank = [&](double q) {  // nearest rank: the sample at 1-based rank ceil(q n)
+        const auto i = static_cast<std::uint64_t>(std::ceil(q * static_cast<double>(v.size())));
+        const std::uint64_t want = std::min(v.size() - 1, i > 0 ? i - 1 : 0);
+        std::uint64_t below = 0;
+        std::uint32_t found = 0;
+        bool done = false;
+        v.for_each([&](std::uint32_t x, std::uint64_t n) {
+          if (done) return;
+          if (want < below + n) found = x, done = true;
+          below += n;
+        });
+        return found;
       };
       p50 = rank(0.50), p90 = rank(0.90), p99 = rank(0.99), p99_9 = rank(0.999);
-      max = v.back();
-      counts.assign(histogram_bucket(max) + 1, 0);
-      for (auto x : v) ++counts[histogram_bucket(x)];
+      v.for_each([&](std::uint32_t x, std::uint64_t n) {
+        max = x;
+        const unsigned b = histogram_bucket(x);
+        if (b >= counts.size()) counts.resize(b + 1, 0);
+        counts[b] += n;
+      });
     }
     r.set(key + ".mean", mean);
     r.set(key + ".p50", static_cast<double>(p50));

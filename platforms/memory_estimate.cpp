@@ -19,8 +19,9 @@ constexpr std::uint64_t kRouterBytes = 11500;
 constexpr std::uint64_t kPortBytes = 1900;
 constexpr std::uint64_t kInterfaceBytes = 2000;
 constexpr std::uint64_t kCoreBytes = 60000;
-// Per measured packet: its two latency samples, in vectors that grow by doubling.
-constexpr std::uint64_t kLatencySampleBytes = 20;
+// Per NI: its latency counts (SampleCounts), two arrays of 8 bytes per cycle of latency up to the
+// largest seen (at most 8 KB each); 4 KB covers latencies up to 128 cycles.
+constexpr std::uint64_t kLatencyCountBytes = 4096;
 
 std::uint64_t next_power_of_two(std::uint64_t n) {
   std::uint64_t p = 1;
@@ -87,7 +88,8 @@ MemoryEstimate estimate_memory(const PlatformParams& p, const WorkloadFootprint&
   e.parts.push_back({"network interfaces", ni});
   if (w.firmware) e.parts.push_back({"cores", nodes * kCoreBytes});
   e.parts.push_back({"messages", w.message_bytes});
-  e.parts.push_back({"latency samples", w.measured_packets * kLatencySampleBytes});
+  e.parts.push_back({"trace feed", w.trace_bytes});
+  e.parts.push_back({"latency counts", nodes * kLatencyCountBytes});
   return e;
 }
 

@@ -27,7 +27,7 @@ struct MemoryEstimate {
 struct WorkloadFootprint {
   bool firmware = false;             // a core (an SC_THREAD and its stack) per NI
   std::uint64_t message_bytes = 0;   // firmware: messages held at once, all cores together
-  std::uint64_t measured_packets = 0;  // synthetic: latency samples kept (two per packet)
+  std::uint64_t trace_bytes = 0;     // trace replay: the feed's ring of recent deliveries, at most
   // (Past saturation a source queue grows by about 120 bytes per waiting packet: not counted,
   // since how far it grows depends on what the network accepts.)
 };

@@ -51,15 +51,7 @@ void derive_params(RunConfig& rc) {
 MemoryEstimate estimate_run_memory(const RunConfig& rc) {
   WorkloadFootprint w;
   const std::uint64_t nodes = make_topology(platform_topology(rc.platform))->num_endpoints();
-  if (rc.synthetic()) {
-    const TrafficParams& t = rc.traffic;
-    const double mean_flits = t.variable_length()
-                                  ? (t.packet_flits_min + t.packet_flits_max) / 2.0
-                                  : static_cast<double>(t.packet_flits);
-    w.measured_packets = static_cast<std::uint64_t>(
-        static_cast<double>(nodes) * t.injection_rate / mean_flits *
-        static_cast<double>(std::min(rc.run.measure_cycles, rc.run.max_cycles)));
-  } else if (rc.firmware_workload()) {
+  if (rc.firmware_workload()) {
     // Messages held at once (measured): the all-to-all exchanges hold every core's message for
     // every other core at some point, total exchange three times over (held, packed, received),
     // the mesh alltoall half as much again (sent and received); ping-pong four in all; other
@@ -77,6 +69,10 @@ MemoryEstimate estimate_run_memory(const RunConfig& rc) {
     w.firmware = true;
     w.message_bytes =
         static_cast<std::uint64_t>(copies * static_cast<double>(nodes * nodes * message));
+  } else if (rc.trace_driven()) {
+    // The delivery cycles of the last messages, as far back as a dependency may reach (an
+    // index and a cycle each); what else the feed holds is a few messages (docs/traffic.md).
+    w.trace_bytes = TraceLimits{}.max_dependency_distance * 2 * sizeof(std::uint64_t);
   }
   return estimate_memory(rc.platform, w);
 }

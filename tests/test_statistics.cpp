@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "noc/report.hpp"
@@ -70,6 +71,47 @@ TEST_CASE("latency histogram buckets: one per cycle below 8, then four per power
     CHECK(Tally::histogram_bucket(Tally::histogram_edge(i) - 1) == i - 1);
     if (i >= 8) CHECK(4 * (Tally::histogram_edge(i + 1) - Tally::histogram_edge(i)) <= Tally::histogram_edge(i));
   }
+}
+
+TEST_CASE("latency counts: the summary of the counts is that of the samples themselves",
+          "[statistics]") {
+  // Samples on both sides of the counted array's end (4096), with repeats, in two blocks
+  // merged as the run merges its NIs'.
+  std::vector<std::uint32_t> all;
+  SampleCounts a, b;
+  std::uint64_t x = 12345;
+  for (int i = 0; i < 5000; ++i) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    const auto v = static_cast<std::uint32_t>(i % 7 == 0 ? 4000 + (x >> 40) % 200000 : (x >> 33) % 300);
+    all.push_back(v);
+    (i % 3 ? a : b).add(v);
+  }
+  Tally t;
+  t.distribution("lat", a);
+  t.distribution("lat", b);
+  Report r;
+  t.write(r, 0);
+  auto value = [&](const std::string& k) { return std::get<double>(*r.find(k)); };
+  std::sort(all.begin(), all.end());
+  const double sum = std::accumulate(all.begin(), all.end(), 0.0);
+  CHECK(value("lat.mean") == sum / static_cast<double>(all.size()));
+  auto rank = [&](double q) {  // nearest rank from the definition
+    const auto i = static_cast<std::size_t>(std::ceil(q * static_cast<double>(all.size())));
+    return static_cast<double>(all[i - 1]);
+  };
+  CHECK(value("lat.p50") == rank(0.5));
+  CHECK(value("lat.p90") == rank(0.9));
+  CHECK(value("lat.p99") == rank(0.99));
+  CHECK(value("lat.p99_9") == rank(0.999));
+  CHECK(value("lat.max") == static_cast<double>(all.back()));
+  const auto& counts = std::get<std::vector<std::uint64_t>>(*r.find("lat.histogram_counts"));
+  std::vector<std::uint64_t> want(Tally::histogram_bucket(all.back()) + 1, 0);
+  for (auto v : all) ++want[Tally::histogram_bucket(v)];
+  CHECK(counts == want);
+  SampleCounts both = a;
+  both.add(b);
+  CHECK(both.sorted() == all);
+  CHECK(both.size() == all.size());
 }
 
 TEST_CASE("latency percentiles are ordered and the histogram holds every measured packet",

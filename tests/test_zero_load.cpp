@@ -1,5 +1,6 @@
 // Zero-load latency of single packets equals the documented closed form (noc/zero_load.hpp),
 // for several distances and packet lengths, in every switching mode.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <map>
 
@@ -50,9 +51,10 @@ void check_zero_load(const std::string& kind, Switching sw, unsigned hop, unsign
   RunOutcome out = test::run_firmware(*system, fw);
   REQUIRE(out.status == RunStatus::ok);
   REQUIRE(fw.data_verified());
-  for (const auto& [dst, want] : expected) {
+  for (auto& [dst, want] : expected) {
     INFO("destination " << dst);
-    CHECK(system->ni(dst).reassembler().latency_samples() == want);
+    std::sort(want.begin(), want.end());
+    CHECK(system->ni(dst).reassembler().latency_samples().sorted() == want);
   }
   // Nothing else was in the network, so nothing contended.
   CHECK(std::get<std::uint64_t>(*out.report.find("contention_events")) == 0);
