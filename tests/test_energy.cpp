@@ -119,8 +119,8 @@ TEST_CASE("energy: an idle torus only leaks, routers x cycles x a router's leaka
                                 "--set sim.measure_cycles=1000 --set sim.clock_period_ns=0.5 "
                                 "--set power.table=" + kTable45, "idle");
   CHECK(j["energy"]["dynamic_pj"].get<double>() == 0.0);
-  // 45nm.yaml: 0.05 mW per port and 10 nW per buffer bit; 5 ports of 4 VCs x 4 flits x 128 bits.
-  const double router_mw = 5 * 0.05 + 5 * 4 * 4 * 128 * 10e-6;
+  // 45nm.yaml: 1.04 mW per port and 2370 nW per buffer bit; 5 ports of 4 VCs x 4 flits x 128 bits.
+  const double router_mw = 5 * 1.04 + 5 * 4 * 4 * 128 * 2370e-6;
   const double cycles = j["sim"]["cycles"].get<double>();
   CHECK(j["energy"]["leakage_pj"].get<double>() == Approx(16 * cycles * 0.5 * router_mw));
   CHECK(j["energy"]["total_pj"].get<double>() == j["energy"]["leakage_pj"].get<double>());
