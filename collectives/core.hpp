@@ -42,6 +42,7 @@ class Core : public sc_core::sc_module, public MessageLayer {
   void send(NodeId dst, const Words& data, const SendOptions& opt = {}) override;
   Words recv(NodeId src) override;
   Message recv_any() override;
+  Message recv_message(NodeId src) override { return receive(src); }
   void send_coded(const std::vector<NodeId>& dsts, const Words& a, const Words& b,
                   const SendOptions& opt = {}) override;
   void xor_words(const Words& a, const Words& b, const SendOptions& opt) override;

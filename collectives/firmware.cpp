@@ -181,13 +181,17 @@ void validate(const FirmwareParams& p) {
   std::vector<std::string> protocols;
   for (const auto& e : message_protocols()) protocols.emplace_back(e.name);
   check_name("msg.protocol", p.protocol.name, protocols);
+  validate(p.software);
 }
 
 std::unique_ptr<Firmware> make_firmware(const std::string& name, const FirmwareParams& p,
                                         const Topology& topology) {
+  const unsigned cores = topology.num_endpoints();
   return with_message_protocol(
-      lookup(firmware_programs(), name, "workload.kind", "synthetic or one of:").make(p, topology),
-      p, topology.num_endpoints());
+      with_software_model(
+          lookup(firmware_programs(), name, "workload.kind", "synthetic or one of:").make(p, topology),
+          name, p, cores),
+      p, cores);
 }
 
 }  // namespace collnoc

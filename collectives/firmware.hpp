@@ -7,6 +7,7 @@
 
 #include "collectives/all_to_all_plan.hpp"
 #include "collectives/message_layer.hpp"
+#include "collectives/software_model.hpp"
 #include "noc/registry.hpp"
 #include "noc/report.hpp"
 #include "noc/topology/topology.hpp"
@@ -50,6 +51,7 @@ struct FirmwareParams {
   unsigned repetitions = 1;            // workload.repetitions: runs of the collective
   Cycle start_skew_cycles = 0;         // workload.start_skew_cycles: random delay before each
   MessageProtocolParams protocol;
+  SoftwareModelParams software;  // core.software_model, core.software.*
 
   static constexpr UintRange message_words_range{1, kMaxMessageWords};
   static constexpr UintRange iterations_range{1, kU32Max};
@@ -96,6 +98,8 @@ class Firmware {
 using FirmwareEntry =
     Registered<std::function<std::unique_ptr<Firmware>(const FirmwareParams&, const Topology&)>>;
 const std::vector<FirmwareEntry>& firmware_programs();
+// Program `name` under the software model (with_software_model) and the message protocol
+// (with_message_protocol) p asks for.
 std::unique_ptr<Firmware> make_firmware(const std::string& name, const FirmwareParams& p,
                                         const Topology& topology);
 

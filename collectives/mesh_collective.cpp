@@ -137,7 +137,7 @@ ReductionCollective::ReductionCollective(const FirmwareParams& p, const Topology
 
 Words ReductionCollective::tree_reduce(MessageLayer& ml, const MeshTree& tree, unsigned me) {
   Words acc = mine(me);
-  gather(ml, tree, me, acc, [this](Words& a, const Words& in) { fold(a, in); });
+  gather(ml, tree, me, acc, [this, &ml](Words& a, const Words& in) { fold(ml, a, in); });
   return acc;
 }
 

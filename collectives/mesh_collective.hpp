@@ -103,9 +103,11 @@ class ReductionCollective : public MeshCollective {
   ReductionCollective(const FirmwareParams& p, const Topology& t);
 
  protected:
-  void fold(Words& acc, const Words& in) const {
+  // acc = acc (op) in, on this core (the software model charges the elements).
+  void fold(MessageLayer& ml, Words& acc, const Words& in) const {
     if (in.size() != acc.size()) return;  // check() reports the short result
     red_.combine(acc, in);
+    ml.reduced(red_.elements());
   }
   Words mine(unsigned me) const { return red_.contribution(p_.seed, me, 0); }
   // Folds the contributions up the tree rooted at the root; returns this rank's partial result

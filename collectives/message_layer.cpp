@@ -10,6 +10,14 @@ void MessageLayer::fault(const std::string& why) {
   SC_REPORT_ERROR("collnoc/message_layer", why.c_str());
 }
 
+Message MessageLayer::recv_message(NodeId src) {
+  Message m;
+  m.src = src;
+  m.words = recv(src);
+  m.arrival_cycle = now();
+  return m;
+}
+
 void MessageLayer::missing(const char* what) { fault(std::string("this platform has no ") + what); }
 
 // Cores without a static network, message-passing buffers or HTA routers: firmware that asks

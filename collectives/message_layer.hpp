@@ -46,6 +46,8 @@ class MessageLayer {
   virtual Words recv(NodeId src) = 0;
   // Blocks until a message from anyone has arrived (the oldest available), and returns it.
   virtual Message recv_any() = 0;
+  // recv(src) with the message's envelope (by default only its words, source and this cycle).
+  virtual Message recv_message(NodeId src);
   // Network coding (SPEC 3.1): the NI's XOR engine codes a xor b (equal lengths) and the NI
   // sends the coded packet to each of `dsts`; returns once the NI has the pair.
   virtual void send_coded(const std::vector<NodeId>& dsts, const Words& a, const Words& b,
@@ -72,6 +74,9 @@ class MessageLayer {
   }
   // Local work: advances this core's time by `cycles`.
   virtual void compute(Cycle cycles) = 0;
+  // The program folded `elements` elements of a reduction: what that costs is the software
+  // model's (collectives/software_model.hpp); nothing by default.
+  virtual void reduced(std::uint64_t /*elements*/) {}
   // This core's current cycle (including time it has run ahead).
   virtual Cycle now() const = 0;
   // Which round (step, phase) of its program this core is in: shown in waves, and carried by

@@ -24,6 +24,10 @@ void ProtocolLayer::multicast(const std::vector<NodeId>&, const Words&, const Se
 namespace {
 
 bool reserved_kind(std::uint8_t kind) { return kind >= kMpbPutKind; }
+// What a channel layer above hands a protocol as data (make_channel_layer).
+bool channel_kind(std::uint8_t kind) {
+  return kind == kChannelRequestKind || kind == kChannelGrantKind || kind == kChannelTeardownKind;
+}
 
 // What a send leaves with the layer until the receiver lets it go.
 struct Outgoing {
@@ -42,19 +46,26 @@ struct Outgoing {
 // recording RTSs (progress). A receiver posts one CTS at a time and so never holds data it has
 // not asked for; the NI delivers a source's messages in order, so RTS i, CTS i and data i pair
 // up and a pair's messages keep their order.
+// As a channel per message (`channel`, make_channel_layer) it takes the channel's kinds, the
+// sender follows the data with a teardown, and a receive returns once the pair's teardown is in
+// too. As msg.protocol it carries a channel layer's messages above it as data.
 class RendezvousLayer final : public ProtocolLayer {
  public:
-  explicit RendezvousLayer(MessageLayer& inner)
-      : ProtocolLayer(inner), waiting_for_cts_(inner.size()) {}
+  explicit RendezvousLayer(MessageLayer& inner, bool channel = false)
+      : ProtocolLayer(inner), waiting_for_cts_(inner.size()), teardown_(channel),
+        rts_(channel ? kChannelRequestKind : kRtsKind), cts_(channel ? kChannelGrantKind : kCtsKind),
+        teardowns_(channel ? inner.size() : 0, 0) {}
 
   void send(NodeId dst, const Words& data, const SendOptions& opt) override {
     if (dst >= size()) fault("send to a rank that does not exist");
-    if (reserved_kind(opt.kind)) fault("a message kind reserved for the NI and its protocols");
+    if (reserved_kind(opt.kind) && (teardown_ || !channel_kind(opt.kind)))
+      fault("a message kind reserved for the NI and its protocols");
     waiting_for_cts_[dst].push_back(Outgoing{data, opt, now(), 0});
     ++unsent_;
-    control(dst, kRtsKind, opt.vc_class);
+    control(dst, rts_, opt.vc_class);
   }
   Words recv(NodeId src) override { return take(src).words; }
+  Message recv_message(NodeId src) override { return take(src); }
   Message recv_any() override { return take(kAnySource); }
   void flush() override {
     while (unsent_ > 0) progress();
@@ -87,20 +98,24 @@ class RendezvousLayer final : public ProtocolLayer {
     const Announcement rts = *it;
     announced_.erase(it);
     expected_ = rts.src;
-    control(rts.src, kCtsKind, rts.vc_class);
+    control(rts.src, cts_, rts.vc_class);
     while (!answer_) progress();
     Message m = std::move(*answer_);
     answer_.reset();
     expected_ = kAnySource;
+    if (teardown_) {
+      while (teardowns_[rts.src] == 0) progress();
+      --teardowns_[rts.src];
+    }
     return m;
   }
 
   // Takes the NI's next message and does what it asks.
   void progress() {
     Message m = inner_.recv_any();
-    if (m.kind == kRtsKind) {
+    if (m.kind == rts_) {
       announced_.push_back(Announcement{m.src, static_cast<std::uint8_t>(m.tag)});
-    } else if (m.kind == kCtsKind) {
+    } else if (m.kind == cts_) {
       auto& queue = waiting_for_cts_[m.src];
       if (queue.empty()) fault("rendezvous: a CTS for a message never announced");
       Outgoing out = std::move(queue.front());
@@ -108,6 +123,9 @@ class RendezvousLayer final : public ProtocolLayer {
       inner_.send(m.src, out.data, out.opt);
       --unsent_;
       ++counters_.data_chunks;
+      if (teardown_) control(m.src, kChannelTeardownKind, out.opt.vc_class);
+    } else if (m.kind == kChannelTeardownKind && teardown_) {
+      ++teardowns_[m.src];
     } else {
       if (answer_ || m.src != expected_) fault("rendezvous: data that was not asked for");
       answer_ = std::move(m);
@@ -119,6 +137,9 @@ class RendezvousLayer final : public ProtocolLayer {
   std::deque<Announcement> announced_;  // RTSs not yet answered, oldest first
   NodeId expected_ = kAnySource;        // the source of the one CTS outstanding
   std::optional<Message> answer_;
+  bool teardown_;
+  std::uint8_t rts_, cts_;           // the handshake's kinds
+  std::vector<unsigned> teardowns_;  // per sender: teardowns in, not yet taken
 };
 
 // ------------------------------------------------------------------ mpb
@@ -151,6 +172,7 @@ class MpbLayer final : public ProtocolLayer {
     flag_put(dst, layout_.announce(rank()), ++announced_[dst]);
   }
   Words recv(NodeId src) override { return take(src).words; }
+  Message recv_message(NodeId src) override { return take(src); }
   Message recv_any() override { return take(kAnySource); }
   void flush() override {
     if (unsent_ > 0) poll_until([&](const Words&) { return unsent_ == 0; });
@@ -309,6 +331,10 @@ const std::vector<MessageProtocolEntry>& message_protocols() {
        }},
   };
   return table;
+}
+
+std::unique_ptr<ProtocolLayer> make_channel_layer(MessageLayer& inner) {
+  return std::make_unique<RendezvousLayer>(inner, true);
 }
 
 std::unique_ptr<Firmware> with_message_protocol(std::unique_ptr<Firmware> program,

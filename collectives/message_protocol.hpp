@@ -49,6 +49,7 @@ class ProtocolLayer : public MessageLayer {
   // stays not available.
   void multicast(const std::vector<NodeId>&, const Words&, const SendOptions&) override;
   void compute(Cycle cycles) override { inner_.compute(cycles); }
+  void reduced(std::uint64_t elements) override { inner_.reduced(elements); }
   Cycle now() const override { return inner_.now(); }
   void mark_round(unsigned round) override { inner_.mark_round(round); }
   bool has_static_network() const override { return inner_.has_static_network(); }
@@ -93,6 +94,16 @@ const std::vector<MessageProtocolEntry>& message_protocols();
 // the network (Firmware::codes_in_network).
 std::unique_ptr<Firmware> with_message_protocol(std::unique_ptr<Firmware> program,
                                                 const FirmwareParams& p, unsigned cores);
+
+// A channel per message, as iLib sets one up under an MPI layer (a software model's
+// channel_setup, collectives/software_model.hpp): rendezvous's handshake with kinds of its own,
+// a request (kChannelRequestKind) and a grant, the data, then a teardown from the sender, which
+// the receiver takes before its receive returns. The software layer below charges the setup
+// work and every message's costs; a msg.protocol below carries the channel's messages as data.
+std::unique_ptr<ProtocolLayer> make_channel_layer(MessageLayer& inner);
+// (ni/ni_protocol.hpp: 0xf3.. are the protocols' kinds.)
+constexpr std::uint8_t kChannelRequestKind = 0xf5, kChannelGrantKind = 0xf6,
+                       kChannelTeardownKind = 0xf7;
 
 // The layout of a core's message-passing buffer under mpb, for `cores` cores (byte offsets).
 struct MpbLayout {

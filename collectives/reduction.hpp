@@ -17,6 +17,7 @@ class Reduction {
   explicit Reduction(const FirmwareParams& p);
 
   unsigned words() const { return words_; }
+  unsigned elements() const { return doubles_ ? words_ / 2 : words_; }
   // What `rank` contributes in repetition `rep`.
   Words contribution(std::uint64_t seed, unsigned rank, unsigned rep) const;
   // acc = acc (op) in, element by element.

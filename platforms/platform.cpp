@@ -205,6 +205,7 @@ const std::vector<PlatformEntry>& platforms() {
     e.chip_k = {8, 8};
     e.default_grid = "7x7";
     e.static_network = true;
+    e.mpi_software = "ilib_mpi";
     t.push_back(e);
     e = {"scc", "SCC-like 6x4 mesh, 2 cores per router, 8 KB message-passing buffer per core "
                 "(put / get), 1066 MHz",
@@ -212,6 +213,7 @@ const std::vector<PlatformEntry>& platforms() {
     e.chip_k = {6, 4};
     e.chip_cores_per_router = 2;
     e.mpb_bytes = kSccBufferBytes;
+    e.mpi_software = "rckmpi";
     t.push_back(e);
     return t;
   }();

@@ -67,6 +67,9 @@ struct PlatformEntry {
   unsigned mpb_bytes = 0;         // message-passing buffer per core (0: ni.mpb_bytes, none)
   const char* default_grid = "";  // applications' sub-grid when workload.grid is empty ("": all)
   bool static_network = false;    // a configured (static) network beside the routers
+  // The software model core.software_model = auto gives the MPI-style baselines
+  // (collectives/software_model.hpp; "": auto is none there).
+  const char* mpi_software = "";
 };
 const std::vector<PlatformEntry>& platforms();
 const PlatformEntry& platform_entry(const std::string& name);  // ParamError naming `platform`

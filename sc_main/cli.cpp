@@ -81,6 +81,8 @@ int list_command() {
   for (const auto& e : firmware_programs()) workloads.push_back({e.name, e.description});
   list_table(os, "\nworkloads (workload.kind; firmware programs run on a core per NI):", workloads);
   list_table(os, "\nmessage protocols (msg.protocol, for firmware):", message_protocols());
+  list_table(os, "\nsoftware models (core.software_model; also auto and none):",
+             software_presets());
   std::vector<std::string> pairs;  // "collective algorithm", kept alive for the table below
   for (const CollectiveEntry& e : collective_algorithms())
     pairs.push_back(std::string(e.collective) + " " + e.algorithm);

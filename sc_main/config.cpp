@@ -353,6 +353,11 @@ std::vector<KeySpec> build_schema() {
       uint_key("core.quantum_cycles", CoreParams::quantum_cycles_range, "cycles",
                "how far a core's firmware may run ahead of simulated time",
                COLLNOC_FIELD(platform.system.core.quantum_cycles)),
+      enum_key("core.software_model",
+               "what the software on the cores costs per message (docs/manycore.md): auto (nocmsg "
+               "for the NoCMsg collectives, the platform's MPI-style preset for the baselines), "
+               "none (the hardware alone), or a preset",
+               software_model_names, COLLNOC_FIELD(firmware.software.model)),
 
       enum_key("routing.algorithm", "routing function of every router",
                [] { return names_of(routing_functions()); },
@@ -615,6 +620,16 @@ std::vector<KeySpec> build_schema() {
                 [](const RunConfig& c) { return value_of(c.run.seed); }}),
   };
 #undef COLLNOC_FIELD
+  // core.software.<cost>, after core.software_model: text, empty for the model's own value.
+  auto at = std::find_if(rest.begin(), rest.end(),
+                         [](const KeySpec& s) { return s.key == "core.software_model"; });
+  for (std::size_t i = 0; i < kSoftwareCostCount; ++i) {
+    const SoftwareCostKey& cost = kSoftwareCostKeys[i];
+    at = rest.insert(
+        at + 1, text_key(std::string("core.software.") + cost.name, cost.unit,
+                         std::string("software model: ") + cost.meaning + " (empty: the model's)",
+                         field([i](RunConfig& c) -> auto& { return c.firmware.software.overrides[i]; })));
+  }
   // router.switching and router.vc_realloc come after router.hop_latency_cycles.
   for (KeySpec& s : rest) schema.push_back(std::move(s));
   // The defaults are the library's: what a RunConfig holds before anything is set.

@@ -67,6 +67,20 @@ inline RunOutcome run_firmware(NocSystem& sys, Firmware& fw, Cycle watchdog_cycl
   return Simulation(sys, run, &fw).run();
 }
 
+// Runs the systems, built side by side in this process with their firmware attached, until
+// every core of each has finished (required) or `max_cycles` have passed.
+inline void run_until_finished(const std::vector<const NocSystem*>& systems, Cycle max_cycles) {
+  const auto done = [&] {
+    for (const NocSystem* sys : systems)
+      for (const auto& core : sys->cores())
+        if (!core->finished()) return false;
+    return true;
+  };
+  const Clock& clock = systems.front()->clock();
+  while (!done() && clock.now() < max_cycles) sc_core::sc_start(clock.delay(1000));
+  REQUIRE(done());
+}
+
 // Each entry: at cycle `at`, core `src` sends `words` words to `dst`; `dst` receives it.
 // With `small_ints` the words are int32 values below 1024 (what FPC compresses well).
 struct ScriptedSend {

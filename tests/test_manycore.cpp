@@ -55,15 +55,9 @@ void run_side_by_side(std::vector<Case>& cases) {
     c.fw = make_firmware("collective", c.fp, c.sys->topology());
     c.sys->attach_firmware(*c.fw);
   }
-  const auto done = [&] {
-    for (const Case& c : cases)
-      for (const auto& core : c.sys->cores())
-        if (!core->finished()) return false;
-    return true;
-  };
-  Clock& clock = cases.front().sys->clock();
-  while (!done() && clock.now() < 2000000) sc_core::sc_start(clock.delay(1000));
-  REQUIRE(done());
+  std::vector<const NocSystem*> systems;
+  for (const Case& c : cases) systems.push_back(c.sys.get());
+  test::run_until_finished(systems, 2000000);
 }
 
 // Contention events on the router-to-router links of `sys`.

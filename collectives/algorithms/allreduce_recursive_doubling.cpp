@@ -23,7 +23,7 @@ class RecursiveDoublingAllreduce : public ReductionCollective {
         send(ml, me + 1, acc);
         newrank = -1;
       } else {
-        fold(acc, recv(ml, me - 1));
+        fold(ml, acc, recv(ml, me - 1));
         newrank = static_cast<int>(me / 2);
       }
     } else {
@@ -35,7 +35,7 @@ class RecursiveDoublingAllreduce : public ReductionCollective {
         const unsigned peer_new = static_cast<unsigned>(newrank) ^ mask;
         const unsigned peer = peer_new < rem ? peer_new * 2 + 1 : peer_new + rem;
         send(ml, peer, acc);
-        fold(acc, recv(ml, peer));
+        fold(ml, acc, recv(ml, peer));
       }
     ml.mark_round(exchanges + 2);
     if (me < 2 * rem) {

@@ -18,7 +18,7 @@ class BinomialReduce : public ReductionCollective {
         send(ml, actual(v - mask), acc);
         return;
       }
-      if (v + mask < n_) fold(acc, recv(ml, actual(v + mask)));
+      if (v + mask < n_) fold(ml, acc, recv(ml, actual(v + mask)));
     }
     check(acc, want_, "reduce result at root " + std::to_string(me));
   }

@@ -69,7 +69,10 @@ def studies(quick):
 def sweep(collnoc, sets, key, values, collective, algorithm, jobs, out_csv, log):
     cmd = [collnoc, "sweep", "-", "--set", "workload.kind=collective",
            "--set", "workload.collective=" + collective, "--set", "workload.algorithm=" + algorithm,
-           "--set", "sim.max_cycles=2000000000", "--set", "sim.progress=false"]
+           "--set", "sim.max_cycles=2000000000", "--set", "sim.progress=false",
+           # The network and NI alone, as docs/manycore.md's study tables (its "Software cost
+           # model" section has the runs with the cores' software).
+           "--set", "core.software_model=none"]
     for k, v in sets.items():
         cmd += ["--set", "%s=%s" % (k, v)]
     cmd += ["--param", key, "--values", ",".join(str(v) for v in values),

@@ -1,0 +1,249 @@
+// The software cost model (core.software_model, collectives/software_model.hpp): each cost
+// moves a hand-computed case by exactly its value, a channel per message costs its closed form,
+// none leaves the program as it was, and the CLI reports the software share (bad input:
+// bad_input.table).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_support.hpp"
+#include "collectives/software_model.hpp"
+#include "noc/zero_load.hpp"
+#include "support.hpp"
+
+using namespace collnoc;
+using collnoc::test::run_json;
+
+namespace {
+
+// Core 0 sends one message of `words` words to core 1 at cycle 0. Core 1 computes 1000 cycles
+// (the message is in by then), receives it, then folds `elements` reduction elements. Records
+// how long core 0's send, core 1's receive and its fold took.
+class OneMessage : public Firmware {
+ public:
+  OneMessage(unsigned words, std::uint64_t elements) : words_(words), elements_(elements) {}
+  void run(MessageLayer& ml) override {
+    if (ml.rank() == 0) {
+      const Cycle t = ml.now();
+      ml.send(1, pattern_message(1, 0, 1, 0, words_));
+      send_ = ml.now() - t;
+    } else if (ml.rank() == 1) {
+      ml.compute(1000);
+      Cycle t = ml.now();
+      intact_ = ml.recv(0) == pattern_message(1, 0, 1, 0, words_);
+      recv_ = ml.now() - t;
+      t = ml.now();
+      ml.reduced(elements_);
+      fold_ = ml.now() - t;
+    }
+  }
+  void report(Report&) const override {}
+  bool data_verified() const override { return intact_; }
+  Cycle send_ = 0, recv_ = 0, fold_ = 0;
+
+ private:
+  unsigned words_;
+  std::uint64_t elements_;
+  bool intact_ = false;
+};
+
+struct Timing {
+  Cycle send, recv, fold, software;
+};
+using Overrides = std::vector<std::pair<std::string, std::string>>;
+
+// OneMessage (32 words: 128 bytes) on an idle 2-node mesh under preset nocmsg with every cost
+// 0 except those each case sets (core.software.* name, value), all cases side by side in one
+// simulation (one elaboration per process).
+std::vector<Timing> one_message(const std::vector<Overrides>& cases) {
+  struct Run {
+    std::unique_ptr<NocSystem> sys;
+    OneMessage* program;
+    std::unique_ptr<Firmware> fw;
+  };
+  std::vector<Run> runs;
+  for (std::size_t c = 0; c < cases.size(); ++c) {
+    FirmwareParams fp;
+    fp.software.model = "nocmsg";
+    for (std::size_t i = 0; i < kSoftwareCostCount; ++i)
+      fp.software.overrides[i] = i == kChannelSetup ? "false" : "0";
+    for (const auto& [key, value] : cases[c])
+      for (std::size_t i = 0; i < kSoftwareCostCount; ++i)
+        if (key == kSoftwareCostKeys[i].name) fp.software.overrides[i] = value;
+    PlatformParams pp;
+    pp.topology.k = {2};
+    pp.topology.n = 1;
+    pp.instance = "system" + std::to_string(c);
+    Run r;
+    r.sys = make_platform(pp);
+    auto owned = std::make_unique<OneMessage>(32, 10);
+    r.program = owned.get();
+    r.fw = with_software_model(std::move(owned), "one_message", fp, 2);
+    r.sys->attach_firmware(*r.fw);
+    runs.push_back(std::move(r));
+  }
+  std::vector<const NocSystem*> systems;
+  for (const Run& r : runs) systems.push_back(r.sys.get());
+  test::run_until_finished(systems, 100000);
+  std::vector<Timing> out;
+  for (const Run& r : runs) {
+    CHECK(r.fw->data_verified());
+    Report report;
+    r.fw->report(report);
+    CHECK(test::get<std::string>(report, "software.model") == "nocmsg");
+    out.push_back({r.program->send_, r.program->recv_, r.program->fold_,
+                   test::get<std::uint64_t>(report, "software.cycles")});
+  }
+  return out;
+}
+
+// A message of w words one hop away, from the send call to the cycle it is available at the
+// destination NI (as tests/test_message_protocol.cpp).
+Cycle one_hop(const SystemParams& sp, unsigned words) {
+  const unsigned per_flit = sp.ni.words_per_flit();
+  const unsigned flits = std::max(1u, (words + per_flit - 1) / per_flit);
+  return sp.ni.send_overhead_cycles +
+         zero_load_latency({1, flits, sp.router.hop_latency_cycles, sp.link.latency_cycles}) + 1;
+}
+
+}  // namespace
+
+TEST_CASE("each software cost moves a hand-computed send, receive and fold by its value",
+          "[software]") {
+  const SystemParams sp;
+  const Overrides rates = {{"copy_cycles_per_byte_cached", "0.5"},
+                           {"copy_cycles_per_byte_uncached", "2"}};
+  Overrides cached = rates, uncached = rates;
+  cached.emplace_back("cache_resident_bytes", "128");
+  uncached.emplace_back("cache_resident_bytes", "124");
+  const std::vector<Timing> t = one_message({
+      {},
+      {{"send_overhead_cycles", "37"}},
+      {{"recv_overhead_cycles", "41"}},
+      {{"poll_cycles", "13"}},
+      {{"interrupt_cycles", "29"}},
+      cached,
+      uncached,
+      {{"reduce_cycles_per_element", "3"}},
+      {{"channel_setup", "true"}},
+      {{"channel_setup", "true"}, {"channel_setup_cycles", "500"}},
+  });
+  const Timing& base = t[0];
+  // The hardware alone: the NI's send and receive overheads, no fold cost.
+  CHECK(base.send == sp.ni.send_overhead_cycles);
+  CHECK(base.recv == sp.ni.recv_overhead_cycles);
+  CHECK(base.fold == 0);
+  CHECK(base.software == 0);
+
+  CHECK(t[1].send == base.send + 37);
+  CHECK(t[1].recv == base.recv);
+  CHECK(t[1].software == 37);
+
+  CHECK(t[2].send == base.send);
+  CHECK(t[2].recv == base.recv + 41);
+
+  // The message is in when the receive starts: one check, which finds it.
+  CHECK(t[3].recv == base.recv + 13);
+  CHECK(t[3].software == 13);
+
+  CHECK(t[4].recv == base.recv + 29);
+
+  // 128 bytes, copied on each side: cached up to cache_resident_bytes, from DRAM above.
+  CHECK(t[5].send == base.send + 64);
+  CHECK(t[5].recv == base.recv + 64);
+  CHECK(t[5].software == 64);
+  CHECK(t[6].send == base.send + 256);
+  CHECK(t[6].recv == base.recv + 256);
+
+  // 10 elements folded.
+  CHECK(t[7].fold == 30);
+  CHECK(t[7].recv == base.recv);
+  CHECK(t[7].software == 30);
+
+  // The sender sets the channel up before its request goes out.
+  CHECK(t[9].send == t[8].send + 500);
+  CHECK(t[9].recv == t[8].recv);
+  CHECK(t[9].software == 500);
+}
+
+TEST_CASE("a channel per message costs request, grant, data and teardown on an idle path",
+          "[software]") {
+  const SystemParams sp;
+  // Core 1 takes the request at 1000 (the receive overhead), grants at once; core 0, waiting,
+  // takes the grant and sends the data, then the teardown, which is in when the data has been
+  // taken (both one hop; the data is longer): core 1 takes it (the receive overhead).
+  const Cycle grant = one_hop(sp, 0) + sp.ni.recv_overhead_cycles;
+  const Cycle data = one_hop(sp, 32) + sp.ni.recv_overhead_cycles;
+  const std::vector<Timing> runs =
+      one_message({{{"channel_setup", "true"}}, {{"channel_setup", "true"}, {"interrupt_cycles", "100"}}});
+  const Timing& t = runs[0];
+  CHECK(t.send == sp.ni.send_overhead_cycles);
+  CHECK(t.recv == sp.ni.recv_overhead_cycles + grant + data + sp.ni.recv_overhead_cycles);
+  // Per message of the channel, the per-message costs: request and grant and teardown too.
+  const Timing& costly = runs[1];
+  // Core 1: the request's interrupt, then the data's and the teardown's; the grant's
+  // interrupt at core 0 delays the data.
+  CHECK(costly.recv == t.recv + 4 * 100);
+}
+
+TEST_CASE("model none leaves the program unwrapped, whatever auto would choose", "[software]") {
+  FirmwareParams fp;
+  fp.collective = "reduce";
+  fp.algorithm = "binomial";
+  fp.software.platform_preset = "ilib_mpi";
+  CHECK(resolve_software_model("collective", fp) == "ilib_mpi");
+  fp.software.model = "none";
+  auto program = std::make_unique<OneMessage>(1, 1);
+  const Firmware* raw = program.get();
+  CHECK(with_software_model(std::move(program), "collective", fp, 2).get() == raw);
+  // auto: the predictable set pays nocmsg; nothing but collectives on a platform with a
+  // library preset is charged.
+  fp.software.model = "auto";
+  fp.algorithm = "nocmsg";
+  CHECK(resolve_software_model("collective", fp) == "nocmsg");
+  CHECK(resolve_software_model("ping_pong", fp) == "none");
+  fp.software.platform_preset.clear();
+  CHECK(resolve_software_model("collective", fp) == "none");
+}
+
+TEST_CASE("cli: core.software_model none gives the hardware-only cycles, auto the software share",
+          "[software][cli]") {
+  const std::string reduce =
+      "--set platform=tilepro --set workload.kind=collective --set workload.collective=reduce "
+      "--set workload.algorithm=binomial --set workload.grid=7x7";
+  const auto none = run_json(reduce + " --set core.software_model=none", "sw_none");
+  CHECK(none["collective"]["execution_cycles"] == 106);  // docs/manycore.md's table
+  CHECK(!none.contains("software"));
+  CHECK(!none["collective"].contains("software_cycles"));
+  const auto mpi = run_json(reduce, "sw_auto");
+  CHECK(mpi["software"]["model"] == "ilib_mpi");
+  CHECK(mpi["collective"]["data_verified"] == true);
+  const auto software = mpi["collective"]["software_cycles"].get<std::uint64_t>();
+  const auto cycles = mpi["collective"]["execution_cycles"].get<std::uint64_t>();
+  CHECK(software > 0);
+  CHECK(software < cycles);
+  CHECK(cycles > 106);
+}
+
+// SPEC 6's order at one packet, from the mechanisms (polling and no setup against interrupts
+// and a channel per message), on a small grid.
+TEST_CASE("cli: with the default model nocmsg beats the MPI-style baseline at one packet",
+          "[software][cli]") {
+  const std::vector<std::pair<std::string, std::string>> pairs = {
+      {"alltoall", "pairwise"}, {"reduce", "binomial"}, {"allreduce", "recursive_doubling"},
+      {"broadcast", "binomial"}, {"barrier", "central"}};
+  for (const auto& [collective, baseline] : pairs) {
+    const std::string run = "--set platform=tilepro --set workload.kind=collective "
+                            "--set workload.grid=3x3 --set workload.collective=" + collective;
+    const auto ours = run_json(run, "sw_nocmsg_" + collective);
+    const auto theirs = run_json(run + " --set workload.algorithm=" + baseline,
+                                 "sw_base_" + collective);
+    INFO(collective);
+    CHECK(ours["software"]["model"] == "nocmsg");
+    CHECK(theirs["software"]["model"] == "ilib_mpi");
+    CHECK(ours["collective"]["execution_cycles"].get<std::uint64_t>() <
+          theirs["collective"]["execution_cycles"].get<std::uint64_t>());
+  }
+}
