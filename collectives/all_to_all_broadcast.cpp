@@ -43,6 +43,9 @@ class AllToAllBroadcast : public CollectiveFirmware {
     if (plan_.group_size() > (1u << kItemBits) || plan_.nodes() / plan_.group_size() >= (1u << kItemBits))
       throw ParamError("workload.group", p.all_to_all.group, "at most 65536 nodes per group and groups");
     datums_.resize(plan_.nodes());
+    if (plan_.hierarchical())
+      for (NodeId n = 0; n < plan_.nodes(); ++n)
+        outer_tile_.push_back(plan_.outer().region.tile_of(plan_.outer().tile, n));
     for (NodeId s : plan_.sources()) datums_[s] = pattern_message(p_.seed, s, 0, 0, words_);
     plan_.for_each_unicast([this](const Unicast& u) {
       expected_[u.dst] += pieces(u.packets);  // messages: a combined one comes as its packets
@@ -97,6 +100,7 @@ class AllToAllBroadcast : public CollectiveFirmware {
   unsigned piece_words_;  // words of one NI packet (ni.max_packet_flits)
   unsigned vc_classes_;
   std::vector<Words> datums_;            // by source
+  std::vector<unsigned> outer_tile_;     // hierarchical: each node's group (outer tile)
   std::vector<std::uint64_t> expected_;  // messages the plan sends each node
   std::uint64_t planned_unicasts_ = 0;
   std::map<std::pair<std::uint8_t, unsigned>, StepStats> steps_;  // (kind, doubling round)
@@ -225,8 +229,7 @@ class AllToAllBroadcast::Node {
     if (!plan_.hierarchical() || !plan_.is_source(src)) return;
     // The chains src is in: its tile's at the outer level and, recursive, at the inner one if
     // it is in my group; in the order they were created.
-    Chain* in[2] = {tile(0).chains[plan_.outer().region.tile_of(plan_.outer().tile, src)].get(),
-                    nullptr};
+    Chain* in[2] = {tile(0).chains[fw_.outer_tile_[src]].get(), nullptr};
     if (inner_ && inner_->region.contains(src))
       in[1] = tile(kInnerLevel).chains[inner_->region.tile_of(inner_->tile, src)].get();
     if (in[0] && in[1] && in[1]->created < in[0]->created) std::swap(in[0], in[1]);
