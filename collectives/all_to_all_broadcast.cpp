@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <optional>
 
 #include "collectives/all_to_all_plan.hpp"
@@ -41,6 +42,11 @@ class AllToAllBroadcast : public CollectiveFirmware {
                        "ni.max_packet_flits (" + std::to_string(p.all_to_all.max_packet_flits) + ")");
     if (plan_.group_size() > (1u << kItemBits) || plan_.nodes() / plan_.group_size() >= (1u << kItemBits))
       throw ParamError("workload.group", p.all_to_all.group, "at most 65536 nodes per group and groups");
+    datums_.resize(plan_.nodes());
+    if (plan_.hierarchical())
+      for (NodeId n = 0; n < plan_.nodes(); ++n)
+        outer_tile_.push_back(plan_.outer().region.tile_of(plan_.outer().tile, n));
+    for (NodeId s : plan_.sources()) datums_[s] = pattern_message(p_.seed, s, 0, 0, words_);
     plan_.for_each_unicast([this](const Unicast& u) {
       expected_[u.dst] += pieces(u.packets);  // messages: a combined one comes as its packets
       ++planned_unicasts_;
@@ -59,7 +65,8 @@ class AllToAllBroadcast : public CollectiveFirmware {
   };
   class Node;
 
-  Words datum(NodeId src) const { return pattern_message(p_.seed, src, 0, 0, words_); }
+  // What source `src` sends (every core starts from it and checks against it).
+  const Words& datum(NodeId src) const { return datums_[src]; }
   // Message combining sends a group's data concatenated, as a train of packets that each relay
   // forwards as it arrives (cut-through at the message level): one piece per NI packet.
   unsigned pieces(unsigned data) const {
@@ -92,6 +99,8 @@ class AllToAllBroadcast : public CollectiveFirmware {
   unsigned words_;
   unsigned piece_words_;  // words of one NI packet (ni.max_packet_flits)
   unsigned vc_classes_;
+  std::vector<Words> datums_;            // by source
+  std::vector<unsigned> outer_tile_;     // hierarchical: each node's group (outer tile)
   std::vector<std::uint64_t> expected_;  // messages the plan sends each node
   std::uint64_t planned_unicasts_ = 0;
   std::map<std::pair<std::uint8_t, unsigned>, StepStats> steps_;  // (kind, doubling round)
@@ -100,17 +109,37 @@ class AllToAllBroadcast : public CollectiveFirmware {
 };
 
 // One core's part: what it holds and what it still has to do.
+//
+// A core holds every source's datum by the end, so what it keeps per datum is N^2 over the
+// system: data and the coded items sit in flat arrays (no vector per datum), and what the plan
+// says about this core (its tiles, their multicast children, the intermediates) is worked out
+// once, not per message.
 class AllToAllBroadcast::Node {
  public:
   Node(AllToAllBroadcast& fw, MessageLayer& ml)
-      : fw_(fw), plan_(fw.plan_), ml_(ml), me_(ml.rank()), data_(plan_.nodes()) {
+      : fw_(fw), plan_(fw.plan_), ml_(ml), me_(ml.rank()), words_(fw.words_),
+        data_(std::size_t{plan_.nodes()} * words_), have_(plan_.nodes(), false) {
     if (plan_.variant() == A2aVariant::recursive) inner_ = plan_.inner(me_);
+    if (!plan_.hierarchical()) return;
+    for (std::uint8_t off : {std::uint8_t{0}, kInnerLevel}) {
+      if (off && !inner_) continue;
+      const AllToAllPlan::Level& l = level(off);
+      Tile& t = tiles_[off ? 1 : 0];
+      t.index = l.region.tile_of(l.tile, me_);
+      t.box.emplace(l.region.tile(l.tile, t.index));
+      t.tiles = l.region.tiles(l.tile);
+      t.chains.resize(t.tiles);
+      t.children.resize(t.box->size());
+      t.inter_children.resize(t.tiles);
+      const bool every_node = plan_.variant() == A2aVariant::every_node && off == 0;
+      t.coder = every_node || plan_.intermediate(l, t.index) == me_;
+    }
   }
 
   void run() {
-    if (plan_.is_source(me_)) give(me_, fw_.datum(me_));
+    if (plan_.is_source(me_)) give(me_, fw_.datum(me_).data());
     if (plan_.scheme() == A2aScheme::plain) {
-      if (plan_.is_source(me_)) forward(kStepBroadcast, me_, data_[me_]);
+      if (plan_.is_source(me_)) forward(kStepBroadcast, me_, fw_.datum(me_));
     } else {
       start_level(0);
       if (inner_) start_level(kInnerLevel);
@@ -120,7 +149,7 @@ class AllToAllBroadcast::Node {
       Message m = ml_.recv_any();
       if (m.kind == kDecoded) {
         fw_.record(kStepDecode, 0, m);
-        give(m.tag, std::move(m.words));
+        give(m.tag, m.words);
       } else if (m.kind == kSegment) {
         fw_.record(kStepDecode, 0, m);
         const auto it = segment_ops_.find(m.tag);
@@ -134,20 +163,29 @@ class AllToAllBroadcast::Node {
       }
       progress();
     }
-    for (NodeId s : plan_.sources())
-      fw_.check(data_[s], fw_.datum(s),
-                "core " + std::to_string(me_) + ": the datum of source " + std::to_string(s));
+    for (NodeId s : plan_.sources()) {
+      scratch_a_.assign(datum(s), datum(s) + words_);
+      const Words& want = fw_.datum(s);
+      // (the check's text is only read on a mismatch)
+      fw_.check(scratch_a_, want,
+                scratch_a_ == want ? std::string()
+                                   : "core " + std::to_string(me_) + ": the datum of source " +
+                                         std::to_string(s));
+    }
   }
 
  private:
   struct Train {  // a combined message arriving packet by packet
+    std::vector<NodeId> src;  // the tile's sources
     Words words;
     unsigned pieces = 0;
   };
   struct Chain {
-    std::vector<NodeId> src;   // the tile's sources, in chain order
-    std::vector<Words> items;  // c_j = d_j ^ d_j+1; empty = not here yet
-    bool dirty = false;        // on dirty_
+    std::vector<NodeId> src;          // the tile's sources, in chain order
+    std::vector<std::uint32_t> items; // c_j = d_j ^ d_j+1 at word j * words_
+    std::vector<bool> here;           // c_j has arrived
+    unsigned created = 0;             // order of creation: a datum marks its chains in it
+    bool dirty = false;               // on dirty_
     // workload.decoding=tree: seg[k][i] = d_a ^ d_b over [a, b] = [i 2^k, (i + 1) 2^k], k >= 1
     // (level 0 is `items`), each XORed from its two halves once both are here.
     std::vector<std::vector<Words>> seg;
@@ -158,27 +196,55 @@ class AllToAllBroadcast::Node {
     unsigned level;
     std::size_t index;
   };
+  // This core's tile at one level, and what the plan says it does there (children lists are
+  // filled on first use).
+  struct Tile {
+    unsigned index = 0;                 // among the level's tiles
+    std::optional<Box> box;             // the tile itself
+    unsigned tiles = 0;                 // of the level
+    bool coder = false;                 // codes (or combines) the tile's data
+    std::vector<std::unique_ptr<Chain>> chains;            // by tile, once an item came
+    std::vector<std::vector<NodeId>> children;             // in my tile, by root (local)
+    std::vector<std::vector<NodeId>> inter_children;       // among intermediates, by root tile
+    std::vector<NodeId> intermediates;                     // by tile
+    std::vector<NodeId> sources;                           // of my tile, in chain order
+  };
   const AllToAllPlan::Level& level(std::uint8_t off) const {
     return off ? *inner_ : plan_.outer();
   }
+  Tile& tile(std::uint8_t off) { return tiles_[off ? 1 : 0]; }
   std::uint8_t off_of(std::uint8_t kind) const { return kind >= kInnerLevel ? kInnerLevel : 0; }
-  Box my_tile(const AllToAllPlan::Level& l) const {
-    return l.region.tile(l.tile, l.region.tile_of(l.tile, me_));
-  }
+  const Box& my_tile(std::uint8_t off) { return *tile(off).box; }
   // The intra-group step of a level is itself an all-to-all broadcast one level down when
   // the variant is recursive.
   bool intra_by_multicast(std::uint8_t off) const {
     return !(plan_.variant() == A2aVariant::recursive && off == 0);
   }
 
-  void give(NodeId src, Words w) {
+  const std::uint32_t* datum(NodeId src) const { return data_.data() + std::size_t{src} * words_; }
+  void give(NodeId src, const std::uint32_t* w) {
     if (!have(src)) ++held_;
-    data_[src] = std::move(w);
-    const auto it = chains_with_.find(src);
-    if (it != chains_with_.end())
-      for (Chain* c : it->second) mark(*c);
+    have_[src] = true;
+    std::copy(w, w + words_, data_.begin() + std::size_t{src} * words_);
+    if (!plan_.hierarchical() || !plan_.is_source(src)) return;
+    // The chains src is in: its tile's at the outer level and, recursive, at the inner one if
+    // it is in my group; in the order they were created.
+    Chain* in[2] = {tile(0).chains[fw_.outer_tile_[src]].get(), nullptr};
+    if (inner_ && inner_->region.contains(src))
+      in[1] = tile(kInnerLevel).chains[inner_->region.tile_of(inner_->tile, src)].get();
+    if (in[0] && in[1] && in[1]->created < in[0]->created) std::swap(in[0], in[1]);
+    for (Chain* c : in)
+      if (c) mark(*c);
   }
-  bool have(NodeId src) const { return !data_[src].empty(); }
+  void give(NodeId src, const Words& w) {  // a datum as a message brought it
+    if (w.size() == words_) return give(src, w.data());
+    fw_.fail("core " + std::to_string(me_) + ": a datum of " + std::to_string(w.size()) +
+             " words from source " + std::to_string(src) + ", expected " + std::to_string(words_));
+    Words fitted(w);
+    fitted.resize(words_);
+    give(src, fitted.data());
+  }
+  bool have(NodeId src) const { return have_[src]; }
 
   void send(NodeId dst, std::uint8_t kind, std::uint32_t tag, const Words& w) {
     ml_.send(dst, w, options(kind, tag));
@@ -195,45 +261,56 @@ class AllToAllBroadcast::Node {
   }
 
   // Multicast roles. Positions: in a tile box (its local order) or among a level's tiles.
-  std::vector<NodeId> tile_children(const Box& box, unsigned root) const {
+  std::vector<NodeId> children_in(const Box& box, unsigned root) const {
     std::vector<NodeId> out;
     for (unsigned c : plan_.children(box.size(), root, box.local(me_))) out.push_back(box.node(c));
     return out;
   }
-  std::vector<NodeId> inter_children(const AllToAllPlan::Level& l, unsigned root_tile) const {
-    std::vector<NodeId> out;
-    const unsigned tiles = l.region.tiles(l.tile);
-    for (unsigned c : plan_.children(tiles, root_tile, l.region.tile_of(l.tile, me_)))
-      out.push_back(plan_.intermediate(l, c));
+  const std::vector<NodeId>& tile_children(std::uint8_t off, unsigned root) {
+    Tile& t = tile(off);
+    std::vector<NodeId>& out = t.children[root];
+    if (out.empty()) out = children_in(*t.box, root);
+    return out;  // (a leaf recomputes its empty list: no children, no cost)
+  }
+  const std::vector<NodeId>& inter_children(std::uint8_t off, unsigned root_tile) {
+    Tile& t = tile(off);
+    std::vector<NodeId>& out = t.inter_children[root_tile];
+    if (!out.empty()) return out;
+    const AllToAllPlan::Level& l = level(off);
+    if (t.intermediates.empty())
+      for (unsigned h = 0; h < t.tiles; ++h) t.intermediates.push_back(plan_.intermediate(l, h));
+    for (unsigned c : plan_.children(t.tiles, root_tile, t.index))
+      out.push_back(t.intermediates[c]);
     return out;
   }
   // Forwards a datum of `origin` in its broadcast (plain) or intra-group multicast.
   void forward(std::uint8_t kind, NodeId origin, const Words& w) {
     if (kind == kStepBroadcast) {
-      const Box whole = plan_.outer().region;
-      for (NodeId c : tile_children(whole, whole.local(origin))) send(c, kind, origin, w);
+      const Box& whole = plan_.outer().region;
+      for (NodeId c : children_in(whole, whole.local(origin))) send(c, kind, origin, w);
       return;
     }
-    const Box box = my_tile(level(off_of(kind)));
-    for (NodeId c : tile_children(box, box.local(origin))) send(c, kind, origin, w);
+    const std::uint8_t off = off_of(kind);
+    for (NodeId c : tile_children(off, my_tile(off).local(origin))) send(c, kind, origin, w);
   }
 
   void start_level(std::uint8_t off) {
     const AllToAllPlan::Level& l = level(off);
     if (!plan_.is_source(me_)) return;
-    if (intra_by_multicast(off)) forward(static_cast<std::uint8_t>(kStepIntra + off), me_, data_[me_]);
+    const Words& mine_datum = fw_.datum(me_);
+    if (intra_by_multicast(off)) forward(static_cast<std::uint8_t>(kStepIntra + off), me_, mine_datum);
     if (plan_.scheme() != A2aScheme::hierarchical_nc) return;
     // Step 6: my datum to the nodes of every other tile whose place matches my rank.
-    const Box mine = my_tile(l);
-    const std::vector<NodeId> src = plan_.tile_sources(l, l.region.tile_of(l.tile, me_));
+    const Box& mine = my_tile(off);
+    const std::vector<NodeId> src = plan_.tile_sources(l, tile(off).index);
     const unsigned m = static_cast<unsigned>(src.size());
     const unsigned r = static_cast<unsigned>(std::find(src.begin(), src.end(), me_) - src.begin());
-    const unsigned tiles = l.region.tiles(l.tile);
+    const unsigned tiles = tile(off).tiles;
     for (unsigned h = 0; h < tiles; ++h) {
       const Box other = l.region.tile(l.tile, h);
       if (other.origin() == mine.origin()) continue;
       for (unsigned q = r; q < other.size(); q += m)
-        send(other.node(q), static_cast<std::uint8_t>(kStepPartner + off), me_, data_[me_]);
+        send(other.node(q), static_cast<std::uint8_t>(kStepPartner + off), me_, mine_datum);
     }
   }
 
@@ -241,10 +318,10 @@ class AllToAllBroadcast::Node {
     const std::uint8_t off = off_of(m.kind);
     const std::uint8_t step = static_cast<std::uint8_t>(m.kind - off);
     if (step == kStepBroadcast || step == kStepIntra) {
-      const Box box = step == kStepBroadcast ? plan_.outer().region : my_tile(level(off));
+      const Box& box = step == kStepBroadcast ? plan_.outer().region : my_tile(off);
       fw_.record(m.kind, plan_.round(box.size(), box.local(m.tag), box.local(me_)), m);
       give(m.tag, m.words);
-      forward(m.kind, m.tag, data_[m.tag]);
+      forward(m.kind, m.tag, m.words);
       return;
     }
     if (step == kStepPartner) {
@@ -253,57 +330,66 @@ class AllToAllBroadcast::Node {
       return;
     }
     const AllToAllPlan::Level& l = level(off);
-    const unsigned tile = m.tag >> kItemBits, item = m.tag & ((1u << kItemBits) - 1);
+    const unsigned from = m.tag >> kItemBits, item = m.tag & ((1u << kItemBits) - 1);
     const bool every_node = plan_.variant() == A2aVariant::every_node && off == 0;
     const bool first = plan_.scheme() != A2aScheme::combining || item == 0;  // of its unicast
     if (step == kStepInter) {
-      const unsigned tiles = l.region.tiles(l.tile);
-      fw_.record(m.kind,
-                 every_node ? 0 : plan_.round(tiles, tile, l.region.tile_of(l.tile, me_)), m,
+      fw_.record(m.kind, every_node ? 0 : plan_.round(tile(off).tiles, from, tile(off).index), m,
                  first);
       if (!every_node) {
-        for (NodeId c : inter_children(l, tile)) send(c, m.kind, m.tag, m.words);
-        const Box box = my_tile(l);  // step 5: I am my tile's intermediate
-        for (NodeId c : tile_children(box, l.intermediate_local))
+        for (NodeId c : inter_children(off, from)) send(c, m.kind, m.tag, m.words);
+        // step 5: I am my tile's intermediate
+        for (NodeId c : tile_children(off, l.intermediate_local))
           send(c, static_cast<std::uint8_t>(kStepDeliver + off), m.tag, m.words);
       }
     } else {  // kStepDeliver
-      const Box box = my_tile(l);
+      const Box& box = my_tile(off);
       fw_.record(m.kind, plan_.round(box.size(), l.intermediate_local, box.local(me_)), m, first);
-      for (NodeId c : tile_children(box, l.intermediate_local)) send(c, m.kind, m.tag, m.words);
+      for (NodeId c : tile_children(off, l.intermediate_local)) send(c, m.kind, m.tag, m.words);
     }
-    take_item(l, off, tile, item, m.words);
+    take_item(l, off, from, item, m.words);
   }
 
-  // A coded packet (or, combining, a group's data concatenated) of `tile`.
-  void take_item(const AllToAllPlan::Level& l, std::uint8_t off, unsigned tile, unsigned item,
+  // A coded packet (or, combining, a group's data concatenated) of tile `t`.
+  void take_item(const AllToAllPlan::Level& l, std::uint8_t off, unsigned t, unsigned item,
                  const Words& w) {
-    const std::vector<NodeId> src = plan_.tile_sources(l, tile);
     if (plan_.scheme() == A2aScheme::combining) {  // piece `item` of the tile's data
-      Train& t = trains_[tile];
-      if (t.words.empty()) t.words.resize(src.size() * fw_.words_);
-      std::copy(w.begin(), w.end(), t.words.begin() + std::size_t{item} * fw_.piece_words_);
-      if (++t.pieces < fw_.pieces(static_cast<unsigned>(src.size()))) return;
-      for (std::size_t i = 0; i < src.size(); ++i)
-        give(src[i], Words(t.words.begin() + i * fw_.words_,
-                           t.words.begin() + (i + 1) * fw_.words_));
-      trains_.erase(tile);
+      Train& tr = trains_[t];
+      if (tr.words.empty()) {
+        tr.src = plan_.tile_sources(l, t);
+        tr.words.resize(tr.src.size() * words_);
+      }
+      std::copy(w.begin(), w.end(), tr.words.begin() + std::size_t{item} * fw_.piece_words_);
+      if (++tr.pieces < fw_.pieces(static_cast<unsigned>(tr.src.size()))) return;
+      for (std::size_t i = 0; i < tr.src.size(); ++i) give(tr.src[i], tr.words.data() + i * words_);
+      trains_.erase(t);
       return;
     }
-    Chain& c = chains_[{off, tile}];
-    if (c.items.empty()) {
-      c.src = src;
-      c.items.resize(src.size() - 1);
-      c.seg.resize(1);
-      c.seg_busy.resize(1);
-      for (unsigned k = 1; (std::size_t{1} << k) < src.size(); ++k) {
-        c.seg.emplace_back((src.size() - 1) >> k);
-        c.seg_busy.emplace_back((src.size() - 1) >> k, false);
+    std::unique_ptr<Chain>& slot = tile(off).chains[t];
+    if (!slot) {
+      slot = std::make_unique<Chain>();
+      Chain& c = *slot;
+      c.created = chains_created_++;
+      c.src = plan_.tile_sources(l, t);
+      c.items.resize((c.src.size() - 1) * words_);
+      c.here.resize(c.src.size() - 1, false);
+      if (fw_.tree_decoding_) {
+        c.seg.resize(1);
+        c.seg_busy.resize(1);
+        for (unsigned k = 1; (std::size_t{1} << k) < c.src.size(); ++k) {
+          c.seg.emplace_back((c.src.size() - 1) >> k);
+          c.seg_busy.emplace_back((c.src.size() - 1) >> k, false);
+        }
       }
-      for (NodeId s : src) chains_with_[s].push_back(&c);
     }
-    c.items[item] = w;
+    Chain& c = *slot;
+    std::copy_n(w.begin(), std::min<std::size_t>(w.size(), words_),
+                c.items.begin() + std::size_t{item} * words_);
+    c.here[item] = true;
     mark(c);
+  }
+  const std::uint32_t* item(const Chain& c, std::size_t j) const {
+    return c.here[j] ? c.items.data() + j * words_ : nullptr;
   }
   // Chains where something arrived since decode() last looked.
   void mark(Chain& c) {
@@ -317,16 +403,14 @@ class AllToAllBroadcast::Node {
     // The inner level first: what it decodes may complete the group the outer level codes.
     for (std::uint8_t off : {kInnerLevel, std::uint8_t{0}}) {
       if (off && !inner_) continue;
-      const AllToAllPlan::Level& l = level(off);
-      const unsigned my = l.region.tile_of(l.tile, me_);
-      const bool every_node = plan_.variant() == A2aVariant::every_node && off == 0;
-      const bool coder = every_node || plan_.intermediate(l, my) == me_;
-      if (coder && !coded_[off ? 1 : 0]) {
-        std::vector<NodeId>& src = my_sources_[off ? 1 : 0];
-        if (src.empty()) src = plan_.tile_sources(l, my);
+      Tile& t = tile(off);
+      if (t.coder && !coded_[off ? 1 : 0]) {
+        std::vector<NodeId>& src = t.sources;
+        if (src.empty()) src = plan_.tile_sources(level(off), t.index);
         if (std::all_of(src.begin(), src.end(), [&](NodeId s) { return have(s); })) {
           coded_[off ? 1 : 0] = true;
-          code(l, off, my, src, every_node);
+          code(level(off), off, t.index, src,
+               plan_.variant() == A2aVariant::every_node && off == 0);
         }
       }
     }
@@ -338,16 +422,16 @@ class AllToAllBroadcast::Node {
     const auto kind = static_cast<std::uint8_t>(kStepInter + off);
     std::vector<NodeId> dsts;
     if (every_node) {  // my counterpart in every other tile
-      const unsigned q = my_tile(l).local(me_);
-      for (unsigned h = 0; h < l.region.tiles(l.tile); ++h)
+      const unsigned q = my_tile(off).local(me_);
+      for (unsigned h = 0; h < tile(off).tiles; ++h)
         if (h != my) dsts.push_back(l.region.tile(l.tile, h).node(q));
     } else {
-      dsts = inter_children(l, my);
+      dsts = inter_children(off, my);
     }
     if (plan_.scheme() == A2aScheme::combining) {
       if (src.empty()) return;
       Words all;
-      for (NodeId s : src) all.insert(all.end(), data_[s].begin(), data_[s].end());
+      for (NodeId s : src) all.insert(all.end(), datum(s), datum(s) + words_);
       // Piece by piece to every child, as a relay forwards them: each child starts forwarding
       // after one packet, not after the whole message.
       const unsigned n = fw_.pieces(static_cast<unsigned>(src.size()));
@@ -359,7 +443,9 @@ class AllToAllBroadcast::Node {
       return;
     }
     for (std::size_t j = 0; j + 1 < src.size(); ++j) {
-      ml_.send_coded(dsts, data_[src[j]], data_[src[j + 1]],
+      scratch_a_.assign(datum(src[j]), datum(src[j]) + words_);
+      scratch_b_.assign(datum(src[j + 1]), datum(src[j + 1]) + words_);
+      ml_.send_coded(dsts, scratch_a_, scratch_b_,
                      options(kind, (my << kItemBits) | static_cast<std::uint32_t>(j)));
       fw_.unicasts_ += dsts.size();
       ++fw_.xor_codes_;
@@ -378,14 +464,16 @@ class AllToAllBroadcast::Node {
       c.dirty = false;
       const std::vector<NodeId>& src = c.src;
       for (std::size_t j = 0; j + 1 < src.size(); ++j) {
-        if (c.items[j].empty() || have(src[j]) == have(src[j + 1])) continue;
+        if (!c.here[j] || have(src[j]) == have(src[j + 1])) continue;
         const bool up = have(src[j]);
         const NodeId target = up ? src[j + 1] : src[j];
         if (decoding_[target]) continue;
-        decode_into(target, c.items[j], data_[up ? src[j] : src[j + 1]]);
+        decode_into(target, item(c, j), datum(up ? src[j] : src[j + 1]));
       }
       if (fw_.tree_decoding_) decode_by_tree(c);
     }
+    chains.clear();
+    if (dirty_.empty()) dirty_.swap(chains);  // keeps the capacity: no allocation per message
   }
 
   // The walk above is serial: d_j+2 needs d_j+1 back from the engine first, L + 3 cycles a
@@ -399,60 +487,68 @@ class AllToAllBroadcast::Node {
   void decode_by_tree(Chain& c) {
     const std::vector<NodeId>& src = c.src;
     const auto known = [&](std::size_t pos) { return have(src[pos]) || decoding_[src[pos]]; };
-    const auto rel = [&](unsigned k, std::size_t i) -> const Words& {
-      return k == 0 ? c.items[i] : c.seg[k][i];
+    const auto rel = [&](unsigned k, std::size_t i) -> const std::uint32_t* {
+      if (k == 0) return item(c, i);
+      return c.seg[k][i].empty() ? nullptr : c.seg[k][i].data();
     };
     for (unsigned k = 1; k < c.seg.size(); ++k)
       for (std::size_t i = 0; i < c.seg[k].size(); ++i) {
         const std::size_t a = i << k, b = (i + 1) << k;
         const Words& s = c.seg[k][i];
         if (!s.empty()) {
-          if (have(src[a]) && !known(b)) decode_into(src[b], s, data_[src[a]]);
-          else if (have(src[b]) && !known(a)) decode_into(src[a], s, data_[src[b]]);
+          if (have(src[a]) && !known(b)) decode_into(src[b], s.data(), datum(src[a]));
+          else if (have(src[b]) && !known(a)) decode_into(src[a], s.data(), datum(src[b]));
           continue;
         }
         if (c.seg_busy[k][i]) continue;
         bool ahead = true;  // no datum of the segment known yet: the walk has not got there
         for (std::size_t j = a; ahead && j <= b; ++j) ahead = !known(j);
         if (!ahead) continue;
-        const Words &lo = rel(k - 1, 2 * i), &hi = rel(k - 1, 2 * i + 1);
-        if (lo.empty() || hi.empty()) continue;
+        const std::uint32_t *lo = rel(k - 1, 2 * i), *hi = rel(k - 1, 2 * i + 1);
+        if (!lo || !hi) continue;
         c.seg_busy[k][i] = true;
         segment_ops_[next_segment_op_] = SegmentOp{&c, k, i};
         SendOptions opt;
         opt.kind = kSegment;
         opt.tag = next_segment_op_++;
-        ml_.xor_words(lo, hi, opt);
+        xor_in_engine(lo, hi, opt);
         ++fw_.xor_decodes_;
       }
   }
 
-  void decode_into(NodeId target, const Words& a, const Words& b) {
+  void decode_into(NodeId target, const std::uint32_t* a, const std::uint32_t* b) {
     decoding_[target] = true;
     SendOptions opt;
     opt.kind = kDecoded;
     opt.tag = target;
-    ml_.xor_words(a, b, opt);
+    xor_in_engine(a, b, opt);
     ++fw_.xor_decodes_;
+  }
+  void xor_in_engine(const std::uint32_t* a, const std::uint32_t* b, const SendOptions& opt) {
+    scratch_a_.assign(a, a + words_);
+    scratch_b_.assign(b, b + words_);
+    ml_.xor_words(scratch_a_, scratch_b_, opt);
   }
 
   AllToAllBroadcast& fw_;
   const AllToAllPlan& plan_;
   MessageLayer& ml_;
   NodeId me_;
+  unsigned words_;  // of one datum
   std::optional<AllToAllPlan::Level> inner_;
-  std::vector<Words> data_;  // by source; empty = not held yet
+  std::vector<std::uint32_t> data_;  // source s's datum at word s * words_
+  std::vector<bool> have_;           // by source
   std::vector<bool> decoding_ = std::vector<bool>(plan_.nodes(), false);  // in the XOR engine
   std::size_t held_ = 0;
   std::uint64_t received_ = 0;
-  std::map<std::pair<std::uint8_t, unsigned>, Chain> chains_;  // (level, tile)
+  Tile tiles_[2];  // outer level, inner level (recursive)
+  unsigned chains_created_ = 0;
   std::map<unsigned, Train> trains_;                            // combining, by tile
   std::map<std::uint32_t, SegmentOp> segment_ops_;              // tree decoding, in the engine
   std::uint32_t next_segment_op_ = 0;
-  std::map<NodeId, std::vector<Chain*>> chains_with_;           // the chains a source is in
   std::vector<Chain*> dirty_;
   bool coded_[2] = {false, false};
-  std::vector<NodeId> my_sources_[2];  // of my tile, per level (cached)
+  Words scratch_a_, scratch_b_;  // a datum or a pair handed to the message layer
 };
 
 void AllToAllBroadcast::body(MessageLayer& ml) { Node(*this, ml).run(); }

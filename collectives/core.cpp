@@ -20,7 +20,12 @@ Core::Core(sc_module_name name, Clock& clock, NodeId rank, unsigned cores, Firmw
       program_(program), params_(params), offset_(SC_ZERO_TIME) {
   SC_HAS_PROCESS(Core);
   SC_THREAD(thread);
+  // The command rides on the payload for good (set per transaction, it was a cache miss per
+  // message); it is taken off before the payload, which deletes the extensions it holds, dies.
+  gp_.set_extension(&cmd_);
 }
+
+Core::~Core() { gp_.clear_extension(&cmd_); }
 
 // The program stops here for good; the run control sees fault() and ends the run.
 void Core::fault(const std::string& why) {
@@ -50,12 +55,8 @@ bool Core::transport(tlm::tlm_command command, std::uint64_t address, const std:
   gp_.set_data_ptr(reinterpret_cast<unsigned char*>(const_cast<std::uint32_t*>(data)));
   gp_.set_data_length(static_cast<unsigned>(words * 4));
   gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  // The command rides on the payload only for the call: a payload deletes the extensions it
-  // still holds when it is destroyed, and cmd_ is a member.
-  gp_.set_extension(&cmd_);
   if (sn) (*sn)->b_transport(gp_, offset_);
   else socket->b_transport(gp_, offset_);
-  gp_.clear_extension(&cmd_);
   return gp_.is_response_ok();
 }
 

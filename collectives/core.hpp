@@ -35,6 +35,7 @@ class Core : public sc_core::sc_module, public MessageLayer {
 
   Core(sc_core::sc_module_name name, Clock& clock, NodeId rank, unsigned cores, Firmware& program,
        const CoreParams& params = {});
+  ~Core() override;
 
   // MessageLayer
   NodeId rank() const override { return rank_; }
