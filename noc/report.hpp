@@ -85,26 +85,35 @@ class Report {
 // Integer samples (latencies in cycles) kept as a count per value: the mean, nearest-rank
 // percentiles and histogram come out exactly as from the samples themselves, in memory that
 // grows with the range of the values instead of their number (a 10 M-message replay needs no
-// more than a short one). Values below kDense are counted in an array, larger ones in a map.
+// more than a short one). Values below kDense are counted in an array; larger ones are pushed
+// as they come and counted in a sorted list of (value, count) a batch at a time, so that a
+// sample costs a push either way.
 class SampleCounts {
  public:
-  void add(std::uint32_t v, std::uint64_t n = 1) {
+  void add(std::uint32_t v) {
+    ++size_;
     if (v < kDense) {
       if (v >= dense_.size()) dense_.resize(std::min<std::size_t>(kDense, std::max<std::size_t>(64, 2 * (v + 1))));
-      dense_[v] += n;
+      ++dense_[v];
     } else {
-      sparse_[v] += n;
+      pending_.push_back(v);
+      if (pending_.size() >= kBatch) settle();
     }
-    size_ += n;
   }
   void add(const SampleCounts& other) {
-    other.for_each([&](std::uint32_t v, std::uint64_t n) { add(v, n); });
+    other.settle();
+    settle();
+    if (other.dense_.size() > dense_.size()) dense_.resize(other.dense_.size());
+    for (std::size_t v = 0; v < other.dense_.size(); ++v) dense_[v] += other.dense_[v];
+    sparse_ = merged(sparse_, other.sparse_);
+    size_ += other.size_;
   }
   std::uint64_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   // f(value, count) for each value sampled, in ascending order.
   template <class F>
   void for_each(F f) const {
+    settle();
     for (std::size_t v = 0; v < dense_.size(); ++v)
       if (dense_[v]) f(static_cast<std::uint32_t>(v), dense_[v]);
     for (const auto& [v, n] : sparse_) f(v, n);
@@ -119,9 +128,38 @@ class SampleCounts {
   bool operator==(const SampleCounts& o) const { return sorted() == o.sorted(); }
 
  private:
+  using Count = std::pair<std::uint32_t, std::uint64_t>;  // (value, samples of it)
   static constexpr std::uint32_t kDense = 1024;  // 8 KB at most per distribution
+  static constexpr std::size_t kBatch = 4096;     // values at or above kDense, before counting
+  // Counts the pushed values into sparse_ (logically const: what the counts say is unchanged).
+  void settle() const {
+    if (pending_.empty()) return;
+    std::sort(pending_.begin(), pending_.end());
+    std::vector<Count> batch;
+    for (std::uint32_t v : pending_) {
+      if (!batch.empty() && batch.back().first == v) ++batch.back().second;
+      else batch.emplace_back(v, 1);
+    }
+    pending_.clear();
+    sparse_ = merged(sparse_, batch);
+  }
+  static std::vector<Count> merged(const std::vector<Count>& a, const std::vector<Count>& b) {
+    std::vector<Count> out;
+    out.reserve(a.size() + b.size());
+    std::size_t i = 0, j = 0;
+    while (i < a.size() || j < b.size()) {
+      if (j == b.size() || (i < a.size() && a[i].first < b[j].first)) out.push_back(a[i++]);
+      else if (i == a.size() || b[j].first < a[i].first) out.push_back(b[j++]);
+      else {
+        out.emplace_back(a[i].first, a[i].second + b[j].second);
+        ++i, ++j;
+      }
+    }
+    return out;
+  }
   std::vector<std::uint64_t> dense_;
-  std::map<std::uint32_t, std::uint64_t> sparse_;
+  mutable std::vector<std::uint32_t> pending_;
+  mutable std::vector<Count> sparse_;
   std::uint64_t size_ = 0;
 };
 

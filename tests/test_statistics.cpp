@@ -75,14 +75,14 @@ TEST_CASE("latency histogram buckets: one per cycle below 8, then four per power
 
 TEST_CASE("latency counts: the summary of the counts is that of the samples themselves",
           "[statistics]") {
-  // Samples on both sides of the counted array's end (4096), with repeats, in two blocks
-  // merged as the run merges its NIs'.
+  // Samples on both sides of the counted array's end (1024), with repeats, more large ones than
+  // a batch (4096), in two blocks merged as the run merges its NIs'.
   std::vector<std::uint32_t> all;
   SampleCounts a, b;
   std::uint64_t x = 12345;
-  for (int i = 0; i < 5000; ++i) {
+  for (int i = 0; i < 20000; ++i) {
     x = x * 6364136223846793005ull + 1442695040888963407ull;
-    const auto v = static_cast<std::uint32_t>(i % 7 == 0 ? 4000 + (x >> 40) % 200000 : (x >> 33) % 300);
+    const auto v = static_cast<std::uint32_t>(i % 2 == 0 ? 1000 + (x >> 40) % 200000 : (x >> 33) % 300);
     all.push_back(v);
     (i % 3 ? a : b).add(v);
   }
