@@ -8,13 +8,14 @@
 namespace collnoc {
 
 // Every algorithm's maker, defined in its file in collectives/algorithms/.
-#define COLLNOC_COLLECTIVE(collective, algorithm, needs, description) \
+#define COLLNOC_COLLECTIVE(collective, algorithm, needs, library, description) \
   std::unique_ptr<Firmware> make_##collective##_##algorithm(const FirmwareParams&, const Topology&);
 #include "collectives/algorithms.def"
 
 const std::vector<CollectiveEntry>& collective_algorithms() {
-#define COLLNOC_COLLECTIVE(collective, algorithm, needs, description) \
-  {#collective, #algorithm, description, make_##collective##_##algorithm, CollectiveNeeds::needs},
+#define COLLNOC_COLLECTIVE(collective, algorithm, needs, library, description)            \
+  {#collective, #algorithm, description, make_##collective##_##algorithm, CollectiveNeeds::needs, \
+   CollectiveLibrary::library},
   static const std::vector<CollectiveEntry> table = {
 #include "collectives/algorithms.def"
   };

@@ -18,12 +18,21 @@ enum class CollectiveNeeds : std::uint8_t {
   hta_routers,  // routers that replicate multicasts (MessageLayer::multicast; docs/hta.md)
 };
 
+// The message library an algorithm stands for in SPEC 6's comparison: what software costs
+// core.software_model = auto charges it (collectives/software_model.hpp).
+enum class CollectiveLibrary : std::uint8_t {
+  nocmsg,  // the predictable set: the nocmsg preset
+  mpi,     // an MPI-style baseline: the platform's MPI preset
+  none,    // outside the comparison: no software costs under auto
+};
+
 struct CollectiveEntry {
   const char* collective;   // workload.collective
   const char* algorithm;    // workload.algorithm
   const char* description;
   std::function<std::unique_ptr<Firmware>(const FirmwareParams&, const Topology&)> make;
   CollectiveNeeds needs = CollectiveNeeds::any;
+  CollectiveLibrary library = CollectiveLibrary::none;
 };
 // Every algorithm of every collective, one entry per line of collectives/algorithms.def; a
 // collective's first entry is its default algorithm.

@@ -233,15 +233,11 @@ void validate(const SoftwareModelParams& p) {
 std::string resolve_software_model(const std::string& workload_kind, const FirmwareParams& p) {
   if (p.software.model != "auto") return p.software.model;
   if (workload_kind != "collective" || p.software.platform_preset.empty()) return "none";
-  const CollectiveEntry& e = lookup_collective(p);
-  const std::string collective = e.collective, algorithm = e.algorithm;
-  if (collective == "total_exchange") return "none";
-  // SPEC 6's predictable set, and the MPI-style baselines it is compared with; the others
-  // (hardware multicast, the one-sided broadcast) are not part of that comparison.
-  if (algorithm == "nocmsg" || algorithm == "reduce_broadcast") return "nocmsg";
-  if (algorithm == "pairwise" || algorithm == "binomial" || algorithm == "central" ||
-      algorithm == "recursive_doubling")
-    return p.software.platform_preset;
+  switch (lookup_collective(p).library) {
+    case CollectiveLibrary::nocmsg: return "nocmsg";
+    case CollectiveLibrary::mpi: return p.software.platform_preset;
+    case CollectiveLibrary::none: break;
+  }
   return "none";
 }
 
