@@ -8,14 +8,14 @@
 namespace collnoc {
 
 // Every algorithm's maker, defined in its file in collectives/algorithms/.
-#define COLLNOC_COLLECTIVE(collective, algorithm, needs, library, description) \
+#define COLLNOC_COLLECTIVE(collective, algorithm, needs, library, schedules, description) \
   std::unique_ptr<Firmware> make_##collective##_##algorithm(const FirmwareParams&, const Topology&);
 #include "collectives/algorithms.def"
 
 const std::vector<CollectiveEntry>& collective_algorithms() {
-#define COLLNOC_COLLECTIVE(collective, algorithm, needs, library, description)            \
+#define COLLNOC_COLLECTIVE(collective, algorithm, needs, library, schedules, description)  \
   {#collective, #algorithm, description, make_##collective##_##algorithm, CollectiveNeeds::needs, \
-   CollectiveLibrary::library},
+   CollectiveLibrary::library, schedules},
   static const std::vector<CollectiveEntry> table = {
 #include "collectives/algorithms.def"
   };
@@ -47,6 +47,26 @@ const CollectiveEntry& lookup_collective(const FirmwareParams& p) {
   if (p.algorithm.empty()) return *first;
   throw ParamError("workload.algorithm", p.algorithm,
                    "an algorithm of " + p.collective + ", one of:" + algorithms);
+}
+
+std::string resolve_schedule(const CollectiveEntry& e, const FirmwareParams& p) {
+  std::istringstream names(e.schedules);
+  std::string name, first, allowed;
+  while (names >> name) {
+    if (first.empty()) first = name;
+    if (name == p.schedule) return name;
+    allowed += (allowed.empty() ? "" : ", ") + name;
+  }
+  if (p.schedule.empty()) return first;
+  const std::string which = std::string(e.collective) + " " + e.algorithm;
+  if (allowed.empty()) {
+    std::string takers;  // the algorithms that have schedules
+    for (const CollectiveEntry& o : collective_algorithms())
+      if (*o.schedules) takers += std::string(takers.empty() ? "" : ", ") + o.collective + " " + o.algorithm;
+    throw ParamError("workload.schedule", p.schedule,
+                     which + " has one schedule: leave it empty (schedules exist for " + takers + ")");
+  }
+  throw ParamError("workload.schedule", p.schedule, "for " + which + " one of: " + allowed);
 }
 
 bool needs_hta_routers(const std::string& workload_kind, const FirmwareParams& p) {
@@ -116,6 +136,7 @@ void CollectiveFirmware::fail(const std::string& why) {
 void CollectiveFirmware::report(Report& out) const {
   out.set("collective.name", p_.collective);
   out.set("collective.algorithm", p_.algorithm);
+  if (!p_.schedule.empty()) out.set("collective.schedule", p_.schedule);
   out.set("collective.execution_cycles", execution_cycles());
   out.set("collective.completion_cycles", completion_cycles());
   std::vector<std::uint64_t> per_core(cores_, 0), per_repetition;

@@ -33,6 +33,7 @@ struct CollectiveEntry {
   std::function<std::unique_ptr<Firmware>(const FirmwareParams&, const Topology&)> make;
   CollectiveNeeds needs = CollectiveNeeds::any;
   CollectiveLibrary library = CollectiveLibrary::none;
+  const char* schedules = "";  // workload.schedule's values, blank-separated, the default first
 };
 // Every algorithm of every collective, one entry per line of collectives/algorithms.def; a
 // collective's first entry is its default algorithm.
@@ -42,6 +43,9 @@ std::vector<std::string> collective_names();
 // The entry for p.collective / p.algorithm (empty algorithm: the collective's first);
 // ParamError naming workload.collective or workload.algorithm otherwise.
 const CollectiveEntry& lookup_collective(const FirmwareParams& p);
+// p.schedule for entry e: its default when empty; ParamError naming workload.schedule when e
+// does not take that value (or takes none).
+std::string resolve_schedule(const CollectiveEntry& e, const FirmwareParams& p);
 // Whether firmware `workload_kind` with `p` runs an algorithm that needs HTA routers (false for
 // names the tables do not know: they are refused when the firmware is made).
 bool needs_hta_routers(const std::string& workload_kind, const FirmwareParams& p);

@@ -139,6 +139,7 @@ const std::vector<FirmwareEntry>& firmware_programs() {
          const CollectiveEntry& e = lookup_collective(p);
          FirmwareParams resolved = p;
          resolved.algorithm = e.algorithm;
+         resolved.schedule = resolve_schedule(e, p);
          return e.make(resolved, t);
        }},
   };

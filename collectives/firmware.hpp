@@ -39,6 +39,7 @@ struct FirmwareParams {
   // workload.kind = collective (collectives/collective.hpp)
   std::string collective;       // workload.collective
   std::string algorithm;        // workload.algorithm; empty: the collective's first algorithm
+  std::string schedule;         // workload.schedule; empty: the algorithm's default (if it has any)
   AllToAllParams all_to_all;    // workload.kind = all_to_all_broadcast
   MessageCost neighbour_cost;   // from the system's parameters, for closed forms
   // collectives on a 2-D mesh (collectives/mesh_collective.hpp)

@@ -1,5 +1,7 @@
 #include "collectives/mesh_collective.hpp"
 
+#include <algorithm>
+
 #include "noc/random.hpp"
 #include "noc/topology/kary_ncube.hpp"
 
@@ -135,10 +137,74 @@ void MeshCollective::sn_broadcast(MessageLayer& ml, unsigned me, unsigned root, 
 ReductionCollective::ReductionCollective(const FirmwareParams& p, const Topology& t)
     : MeshCollective(p, t), red_(p), want_(red_.expected(p.seed, n_, 0)) {}
 
+Words ReductionCollective::reduce_to_root(MessageLayer& ml, const MeshTree& tree, unsigned me) {
+  return p_.schedule == "chain" ? tree_reduce(ml, tree, me) : distance_reduce(ml, tree, me);
+}
+
 Words ReductionCollective::tree_reduce(MessageLayer& ml, const MeshTree& tree, unsigned me) {
   Words acc = mine(me);
   gather(ml, tree, me, acc, [this, &ml](Words& a, const Words& in) { fold(ml, a, in); });
   return acc;
+}
+
+Words ReductionCollective::distance_reduce(MessageLayer& ml, const MeshTree& tree, unsigned me) {
+  Words acc = mine(me);
+  ml.mark_round(1);  // up the tree
+  if (tree.lead(me) != me) {
+    send(ml, tree.lead(me), acc);
+    return acc;
+  }
+  for (unsigned mate : tree.mates(me)) fold(ml, acc, recv(ml, mate));
+  const bool later_run = runs_[me]++ > 0;
+  const unsigned x = comm_.x(me), y = comm_.y(me), rx = comm_.x(p_.root), ry = comm_.y(p_.root);
+  // Step 1: along Y into the root's row.
+  if (y != ry) {
+    send_in_turn(ml, tree.lead(comm_.rank_at(x, ry)), y, ry, comm_.height(), acc, later_run);
+    return acc;
+  }
+  receive_farthest_first(ml, [&](unsigned pos) { return tree.lead(comm_.rank_at(x, pos)); }, ry,
+                         comm_.height(), acc, later_run);
+  // Step 2: along X into the root.
+  if (x != rx) {
+    send_in_turn(ml, p_.root, x, rx, comm_.width(), acc, later_run);
+    return acc;
+  }
+  receive_farthest_first(ml, [&](unsigned pos) { return tree.lead(comm_.rank_at(pos, y)); }, rx,
+                         comm_.width(), acc, later_run);
+  return acc;
+}
+
+template <typename At>
+void ReductionCollective::receive_farthest_first(MessageLayer& ml, At at, unsigned centre,
+                                                 unsigned n, Words& acc, bool later_run) {
+  const Words go{1};
+  const unsigned reach[2] = {n - 1 - centre, centre};  // senders above / below the centre
+  const auto rank = [&](unsigned side, unsigned distance) {
+    return at(side == 0 ? centre + distance : centre - distance);
+  };
+  // A later run's farthest senders wait for the previous run's last message of their side.
+  for (unsigned side = 0; side < 2; ++side)
+    if (later_run && reach[side] > 0) send(ml, rank(side, reach[side]), go);
+  for (unsigned round = 0; round < std::max(reach[0], reach[1]); ++round) {
+    Words in[2];
+    for (unsigned side = 0; side < 2; ++side) {
+      if (round >= reach[side]) continue;
+      const unsigned distance = reach[side] - round;
+      in[side] = recv(ml, rank(side, distance));
+      if (distance > 1) send(ml, rank(side, distance - 1), go);
+    }
+    for (unsigned side = 0; side < 2; ++side)
+      if (round < reach[side]) fold(ml, acc, in[side]);
+  }
+}
+
+void ReductionCollective::send_in_turn(MessageLayer& ml, unsigned to, unsigned pos,
+                                       unsigned centre, unsigned n, const Words& acc,
+                                       bool later_run) {
+  const unsigned reach = pos > centre ? n - 1 - centre : centre;
+  const unsigned distance = pos > centre ? pos - centre : centre - pos;
+  if (distance < reach || later_run) recv(ml, to);  // the go
+  send(ml, to, acc);
 }
 
 void ReductionCollective::report_more(Report& out) const {

@@ -110,12 +110,35 @@ class ReductionCollective : public MeshCollective {
     ml.reduced(red_.elements());
   }
   Words mine(unsigned me) const { return red_.contribution(p_.seed, me, 0); }
-  // Folds the contributions up the tree rooted at the root; returns this rank's partial result
-  // (the whole reduction at the root).
-  Words tree_reduce(MessageLayer& ml, const MeshTree& tree, unsigned me);
+  // The reduction to the root, over `tree` (rooted at the root) as workload.schedule says;
+  // returns this rank's partial result (the whole reduction at the root).
+  // chain: up the tree link by link: each tile folds its children's results into its own and
+  // passes that one link on (far tiles first, by the data's own order).
+  // distance (SPEC 6's two steps): every tile of a column sends its contribution (with its tile
+  // mates') directly to its column's tile in the root's row, then every row tile its result
+  // directly to the root. The receiver takes each side of its line farthest first; a sender
+  // waits for the receiver's go (one word, sent when the sender one farther on its side has
+  // arrived), except the farthest of each side in the first run. So a round has at most one
+  // message per side of a line and no two messages of a step share a link: data goes toward the
+  // receiver, the go away from it, the steps along Y and along X. The receiver folds each
+  // message after releasing the next sender, while that one travels.
+  Words reduce_to_root(MessageLayer& ml, const MeshTree& tree, unsigned me);
   void report_more(Report& out) const override;
   Reduction red_;
   Words want_;
+
+ private:
+  Words tree_reduce(MessageLayer& ml, const MeshTree& tree, unsigned me);
+  Words distance_reduce(MessageLayer& ml, const MeshTree& tree, unsigned me);
+  // One line of the distance reduce: the receiver at `centre` of positions 0..n-1 takes each
+  // side's senders farthest first and folds them into acc; `at` is the rank at a position.
+  template <typename At>
+  void receive_farthest_first(MessageLayer& ml, At at, unsigned centre, unsigned n, Words& acc,
+                              bool later_run);
+  // The sender at `pos` of that line: waits for its go unless it is the first of the run.
+  void send_in_turn(MessageLayer& ml, unsigned to, unsigned pos, unsigned centre, unsigned n,
+                    const Words& acc, bool later_run);
+  std::vector<unsigned> runs_ = std::vector<unsigned>(n_, 0);  // per rank: runs begun
 };
 
 // Base of the alltoalls: the words rank `src` sends rank `dst`, workload.message_bytes for

@@ -464,6 +464,11 @@ std::vector<KeySpec> build_schema() {
       text_key("workload.algorithm", "",
                "collective: its algorithm (empty: the collective's first; collnoc list shows all)",
                COLLNOC_FIELD(firmware.algorithm)),
+      text_key("workload.schedule", "",
+               "collective: how the algorithm orders its messages, for those that have a choice "
+               "(alltoall, alltoallv nocmsg: greedy, modulo; reduce nocmsg, allreduce "
+               "reduce_broadcast: distance, chain; empty: the first)",
+               COLLNOC_FIELD(firmware.schedule)),
       enum_key("workload.scheme",
                "all_to_all_broadcast: plain, hierarchical_nc (SPEC 3.2) or combining",
                [] { return names_of(kA2aSchemes); }, COLLNOC_FIELD(firmware.all_to_all.scheme)),

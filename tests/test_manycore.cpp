@@ -81,15 +81,19 @@ void check_verified(const std::vector<Case>& cases, std::size_t ranks) {
   }
 }
 
-void check_contention_free(const std::string& collective, const std::string& algorithm) {
+// Runs the collective on grids 2x2 .. 7x7 and 5x3 (root 7) under `schedule` (empty: the
+// default) and checks the data and zero link events in every round; returns the cases.
+std::vector<Case> check_contention_free(const std::string& collective, const std::string& algorithm,
+                                        const std::string& schedule = "") {
   std::vector<Case> cases;
   for (unsigned k = 2; k <= 7; ++k)
     cases.push_back({collective, algorithm, std::to_string(k) + "x" + std::to_string(k), {}, {}, {}});
   cases.push_back({collective, algorithm, "5x3", {}, {}, {}});
   cases.back().fp.root = 7;
+  for (Case& c : cases) c.fp.schedule = schedule;
   run_side_by_side(cases);
   for (const Case& c : cases) {
-    INFO(collective << " " << algorithm << " on " << c.grid << ": " << c.fw->failure());
+    INFO(collective << " " << algorithm << " " << schedule << " on " << c.grid << ": " << c.fw->failure());
     CHECK(c.fw->data_verified());
     CHECK(link_contention(*c.sys) == 0);
     // and so in every round; every round the firmware marked carried traffic
@@ -100,6 +104,13 @@ void check_contention_free(const std::string& collective, const std::string& alg
       CHECK(rounds[r].contention_links == 0);
     }
   }
+  return cases;
+}
+
+std::uint64_t report_value(const Case& c, const std::string& key) {
+  Report r;
+  c.fw->report(r);
+  return test::get<std::uint64_t>(r, key);
 }
 
 }  // namespace
@@ -112,6 +123,22 @@ TEST_CASE("nocmsg alltoallv has no link contention on any grid 2x2 to 7x7", "[ma
   check_contention_free("alltoallv", "nocmsg");
 }
 
+// SPEC 6's modulo schedule: the rounds per grid (modulo_subrounds in alltoall_nocmsg.cpp; the
+// greedy packing takes 6, 18, 38, 76, 123, 191 and 40), no link contention, data checked.
+TEST_CASE("modulo alltoall: its rounds per grid, no link contention on any grid 2x2 to 7x7",
+          "[manycore]") {
+  const std::vector<Case> cases = check_contention_free("alltoall", "nocmsg", "modulo");
+  const std::uint64_t rounds[] = {6, 18, 46, 88, 150, 252, 41};  // 2x2 .. 7x7, 5x3
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    INFO(cases[i].grid);
+    CHECK(report_value(cases[i], "collective.rounds") == rounds[i]);
+  }
+}
+
+TEST_CASE("modulo alltoallv has no link contention on any grid 2x2 to 7x7", "[manycore]") {
+  check_contention_free("alltoallv", "nocmsg", "modulo");
+}
+
 TEST_CASE("nocmsg barrier has no link contention on any grid 2x2 to 7x7", "[manycore]") {
   check_contention_free("barrier", "nocmsg");
 }
@@ -122,6 +149,42 @@ TEST_CASE("nocmsg reduce has no link contention on any grid 2x2 to 7x7", "[manyc
 
 TEST_CASE("reduce_broadcast allreduce has no link contention on any grid 2x2 to 7x7", "[manycore]") {
   check_contention_free("allreduce", "reduce_broadcast");
+}
+
+TEST_CASE("chain reduce has no link contention on any grid 2x2 to 7x7", "[manycore]") {
+  check_contention_free("reduce", "nocmsg", "chain");
+}
+
+TEST_CASE("chain reduce_broadcast allreduce has no link contention on any grid 2x2 to 7x7",
+          "[manycore]") {
+  check_contention_free("allreduce", "reduce_broadcast", "chain");
+}
+
+// The distance reduce's later runs: the farthest senders wait for their receiver's go too, so
+// that a run's first messages never meet the previous run's last; with a start skew, on a
+// corner root and on a root inside the grid, and with two cores per tile (scc).
+TEST_CASE("distance reduce repeats without link contention and with checked data", "[manycore]") {
+  std::vector<Case> cases;
+  for (const char* collective : {"reduce", "allreduce"})
+    for (unsigned root : {0u, 17u}) {
+      cases.push_back({collective, collective == std::string("reduce") ? "nocmsg" : "reduce_broadcast",
+                       "6x5", {}, {}, {}});
+      cases.back().fp.root = root;
+      cases.back().fp.repetitions = 3;
+      cases.back().fp.start_skew_cycles = 30;
+    }
+  cases.push_back({"reduce", "nocmsg", "", {}, {}, {}});
+  cases.back().platform = "scc";
+  cases.back().fp.root = 13;
+  cases.back().fp.repetitions = 3;
+  run_side_by_side(cases);
+  for (const Case& c : cases) {
+    INFO(c.collective << " on " << c.platform << " root " << c.fp.root << ": " << c.fw->failure());
+    CHECK(c.fw->data_verified());
+    CHECK(link_contention(*c.sys) == 0);
+    const std::uint64_t checks = c.collective == "reduce" ? 3 : 3 * (c.platform == "scc" ? 48 : 30);
+    CHECK(report_value(c, "collective.messages_checked") == checks);
+  }
 }
 
 TEST_CASE("nocmsg broadcast on the static network is correct on any grid 2x2 to 7x7", "[manycore]") {
@@ -304,12 +367,6 @@ Case hta_broadcast(const std::string& algorithm, const std::string& grid, unsign
   c.fp.message_bytes = 128;  // 32 words: 8 flits of 128 bits
   c.setup = std::move(setup);
   return c;
-}
-
-std::uint64_t report_value(const Case& c, const std::string& key) {
-  Report r;
-  c.fw->report(r);
-  return test::get<std::uint64_t>(r, key);
 }
 
 // A row of 4 ranks of a 4x4 mesh, the root at its end: one multicast whose headers go 1, 2, 3

@@ -1,5 +1,7 @@
 #include <algorithm>
 #include <cstdlib>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "collectives/mesh_collective.hpp"
@@ -12,9 +14,17 @@ namespace {
 // of a round share a link (X-then-Y routes) or a tile. Pairs come in four classes, each filling
 // its own rounds, in this order: direct along X, direct along Y, left (the partner is up-left /
 // down-right: (x - dx, y + dy) and (x + dx, y - dy)) and right ((x + dx, y + dy), (x - dx, y - dy)).
-// Within a class, pairs are placed longest first into the first round that has their links and
-// tiles free and still leaves every tile a path to the grid centre over links the round does not
-// use. A barrier closes each round: arrival counts go up that round's tree of unused links (so
+// Every round still leaves every tile a path to the grid centre over links the round does not
+// use. Two ways to fill the rounds (workload.schedule):
+// - greedy (the default): within a class, pairs longest first into the first round that has
+//   their links and tiles free and keeps that path.
+// - modulo (SPEC 6): per distance (direct) or offset (left, right), the pairs go into sub-rounds
+//   selected by a modulo rule that keeps their links and tiles apart (modulo_subrounds); a
+//   sub-round that would cut a tile off from the centre is halved; then, within a class, each
+//   sub-round whole joins the first round it fits (disjoint links and tiles, path kept).
+// Whatever built them, the rounds are checked: every pair of tiles swaps once, and no link
+// carries two messages of a round (check_rounds).
+// A barrier closes each round: arrival counts go up that round's tree of unused links (so
 // they never meet the round's data), and the release comes from the centre on the static network
 // (routed once), so the next round's data meets no barrier traffic either. Without a static
 // network the release goes back down the tree on the dynamic network.
@@ -39,57 +49,204 @@ class PatternAlltoall : public AlltoallBase {
     std::vector<std::vector<int>> arrival;  // per round: each tile's parent in its arrival tree
     std::vector<std::vector<int>> release;  // per round: the same for its release (no SN)
   };
+  using Pairs = std::vector<std::pair<unsigned, unsigned>>;  // (tile, partner)
+  // Rounds being filled: each tile's partner, and the directed links taken, per round.
+  struct Rounds {
+    std::vector<std::vector<int>> partner;
+    std::vector<std::vector<bool>> links;
+  };
+
   Schedule build() const {
-    Schedule s;
+    Rounds rounds;
     const int w = static_cast<int>(comm_.width()), h = static_cast<int>(comm_.height());
-    std::vector<std::pair<unsigned, unsigned>> pairs[4];  // per class: (left end, partner)
-    for (unsigned a = 0; a < tiles_; ++a)
-      for (int dx = 0; dx < w; ++dx)
-        for (int dy = -(h - 1); dy < h; ++dy) {
-          if (dx == 0 && dy <= 0) continue;
-          const int bx = tx(a) + dx, by = ty(a) + dy;
-          if (!comm_.inside(bx, by)) continue;
-          const int cls = dy == 0 ? 0 : dx == 0 ? 1 : dy < 0 ? 2 : 3;
-          pairs[cls].emplace_back(a, tile_at(bx, by));
-        }
-    std::vector<std::vector<bool>> links_used;  // per round, per directed link
-    for (auto& cls : pairs) {
-      std::stable_sort(cls.begin(), cls.end(), [&](const auto& l, const auto& r) {
-        return hops(l.first, l.second) > hops(r.first, r.second);
-      });
-      const std::size_t first_round = s.rounds.size();
-      for (const auto& [a, b] : cls) {
-        std::vector<unsigned> links = route_links(a, b), back = route_links(b, a);
-        links.insert(links.end(), back.begin(), back.end());
-        std::size_t r = first_round;
-        for (; r < s.rounds.size(); ++r) {
-          if (s.rounds[r][a] >= 0 || s.rounds[r][b] >= 0) continue;
-          std::vector<bool> used = links_used[r];
-          bool free = true;
-          for (unsigned l : links) free = free && !used[l], used[l] = true;
-          if (free && !tree_over_free_links(used).empty()) break;
-        }
-        if (r == s.rounds.size()) {
-          s.rounds.emplace_back(tiles_, -1);
-          links_used.emplace_back(4 * tiles_, false);
-        }
-        s.rounds[r][a] = static_cast<int>(b);
-        s.rounds[r][b] = static_cast<int>(a);
-        for (unsigned l : links) links_used[r][l] = true;
+    if (p_.schedule == "modulo") {
+      for (int cls = 0; cls < 4; ++cls) {
+        const std::size_t first_round = rounds.partner.size();
+        for (const Pairs& sub : fitting_subrounds(modulo_subrounds(cls))) place(rounds, first_round, sub);
+      }
+    } else {
+      Pairs pairs[4];  // per class: (left end, partner)
+      for (unsigned a = 0; a < tiles_; ++a)
+        for (int dx = 0; dx < w; ++dx)
+          for (int dy = -(h - 1); dy < h; ++dy) {
+            if (dx == 0 && dy <= 0) continue;
+            const int bx = tx(a) + dx, by = ty(a) + dy;
+            if (!comm_.inside(bx, by)) continue;
+            const int cls = dy == 0 ? 0 : dx == 0 ? 1 : dy < 0 ? 2 : 3;
+            pairs[cls].emplace_back(a, tile_at(bx, by));
+          }
+      for (auto& cls : pairs) {
+        std::stable_sort(cls.begin(), cls.end(), [&](const auto& l, const auto& r) {
+          return hops(l.first, l.second) > hops(r.first, r.second);
+        });
+        const std::size_t first_round = rounds.partner.size();
+        for (const auto& pair : cls) place(rounds, first_round, Pairs{pair});
       }
     }
+    check_rounds(rounds.partner);
+    Schedule s;
+    s.rounds = rounds.partner;
     const std::vector<bool> no_links(4 * tiles_, false);
     for (std::size_t r = 0; r < s.rounds.size(); ++r) {
       // A round that had to open with a pair whose links cut some tile off (two tiles, one
       // link) reports over any links.
-      s.arrival.push_back(tree_over_free_links(links_used[r]));
+      s.arrival.push_back(tree_over_free_links(rounds.links[r]));
       if (s.arrival.back().empty()) s.arrival.back() = tree_over_free_links(no_links);
       std::vector<int> release;
-      if (r + 1 < s.rounds.size()) release = release_tree(links_used[r + 1]);
+      if (r + 1 < s.rounds.size()) release = release_tree(rounds.links[r + 1]);
       if (release.empty()) release = tree_over_free_links(no_links, true);
       s.release.push_back(std::move(release));
     }
     return s;
+  }
+
+  // The links both messages of every pair in `pairs` take.
+  std::vector<unsigned> links_of(const Pairs& pairs) const {
+    std::vector<unsigned> links;
+    for (const auto& [a, b] : pairs)
+      for (const auto& [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
+        const std::vector<unsigned> route = route_links(from, to);
+        links.insert(links.end(), route.begin(), route.end());
+      }
+    return links;
+  }
+  // Puts `pairs` (disjoint tiles and links) together into the first round from `first_round` on
+  // that has their tiles and links free and keeps a tree of free links into the centre; a new
+  // round if none has.
+  void place(Rounds& rounds, std::size_t first_round, const Pairs& pairs) const {
+    const std::vector<unsigned> links = links_of(pairs);
+    std::size_t r = first_round;
+    for (; r < rounds.partner.size(); ++r) {
+      bool free = true;
+      for (const auto& [a, b] : pairs) free = free && rounds.partner[r][a] < 0 && rounds.partner[r][b] < 0;
+      if (!free) continue;
+      std::vector<bool> used = rounds.links[r];
+      for (unsigned l : links) free = free && !used[l], used[l] = true;
+      if (free && !tree_over_free_links(used).empty()) break;
+    }
+    if (r == rounds.partner.size()) {
+      rounds.partner.emplace_back(tiles_, -1);
+      rounds.links.emplace_back(4 * tiles_, false);
+    }
+    for (const auto& [a, b] : pairs) {
+      rounds.partner[r][a] = static_cast<int>(b);
+      rounds.partner[r][b] = static_cast<int>(a);
+    }
+    for (unsigned l : links) rounds.links[r][l] = true;
+  }
+
+  // SPEC 6's sub-rounds of class `cls` (0 direct along X, 1 along Y, 2 left, 3 right), longest
+  // distance first; in each, no two pairs share a tile or a directed link.
+  // Direct, distance d on a line of n tiles: pairs (p, p + d). Two on one line share links
+  // unless their starts differ by d or more, and a tile unless by exactly d: so a sub-round takes
+  // starts p with the same p mod (d + 1). With k = min(d + 1, n - d) sub-rounds
+  // ((p mod (d + 1)) + line) mod k selects it: the lines' patterns are shifted against each
+  // other, so that no link between two columns (rows) is taken on every line, which would cut
+  // the grid in two for the barrier's tree; when k = n - d every start is below k and alone.
+  // Left / right, offset (dx, dy): the pair of start (x, y) spans [x, x + dx] x [y, y + dy], its
+  // two messages go once round that rectangle's boundary (right: (x, y) <-> (x + dx, y + dy),
+  // counter-clockwise; left: (x + dx, y) <-> (x, y + dy), clockwise). Two such pairs share a
+  // link only if their starts are on one row less than dx apart, or in one column less than dy
+  // apart, and a tile only if the starts differ by (dx, dy) (right) or (-dx, dy) (left). The
+  // sub-round is (x + c y) mod m, for the smallest m and then c for which those differences are
+  // never 0 mod m (modulo_rule).
+  std::vector<Pairs> modulo_subrounds(int cls) const {
+    const int w = static_cast<int>(comm_.width()), h = static_cast<int>(comm_.height());
+    std::vector<Pairs> out;
+    if (cls < 2) {
+      const bool along_x = cls == 0;
+      const int n = along_x ? w : h, lines = along_x ? h : w;
+      for (int d = n - 1; d >= 1; --d) {
+        const int k = std::min(d + 1, n - d);
+        for (int sub = 0; sub < k; ++sub) {
+          Pairs pairs;
+          for (int line = 0; line < lines; ++line)
+            for (int p = 0; p + d < n; ++p)
+              if ((p % (d + 1) + line) % k == sub)
+                pairs.emplace_back(along_x ? tile_at(p, line) : tile_at(line, p),
+                                   along_x ? tile_at(p + d, line) : tile_at(line, p + d));
+          out.push_back(std::move(pairs));
+        }
+      }
+      return out;
+    }
+    const bool right = cls == 3;
+    std::vector<std::pair<int, int>> offsets;
+    for (int dx = 1; dx < w; ++dx)
+      for (int dy = 1; dy < h; ++dy) offsets.emplace_back(dx, dy);
+    std::stable_sort(offsets.begin(), offsets.end(), [](const auto& l, const auto& r) {
+      return l.first + l.second > r.first + r.second;
+    });
+    for (const auto& [dx, dy] : offsets) {
+      const auto [m, c] = modulo_rule(dx, dy, right);
+      std::vector<Pairs> subs(static_cast<std::size_t>(m));
+      for (int y = 0; y + dy < h; ++y)
+        for (int x = 0; x + dx < w; ++x)
+          subs[static_cast<std::size_t>((x + c * y) % m)].emplace_back(
+              right ? tile_at(x, y) : tile_at(x + dx, y), right ? tile_at(x + dx, y + dy) : tile_at(x, y + dy));
+      for (Pairs& pairs : subs)
+        if (!pairs.empty()) out.push_back(std::move(pairs));
+    }
+    return out;
+  }
+  // (m, c) of a left / right offset's sub-rounds (modulo_subrounds): starts on one row differ
+  // by 1 .. min(dx, w - dx) - 1 where they would share a link, in one column by 1 .. min(dy,
+  // h - dy) - 1 (times c), and by dx +- c dy where they would share a tile, when that fits.
+  std::pair<int, int> modulo_rule(int dx, int dy, bool right) const {
+    const int w = static_cast<int>(comm_.width()), h = static_cast<int>(comm_.height());
+    for (int m = 1;; ++m)
+      for (int c = 0; c < m; ++c) {
+        bool ok = true;
+        for (int k = 1; ok && k < std::min(dx, w - dx); ++k) ok = k % m != 0;
+        for (int k = 1; ok && k < std::min(dy, h - dy); ++k) ok = c * k % m != 0;
+        if (ok && dx < w - dx && dy < h - dy) ok = ((dx + (right ? c : -c) * dy) % m + m) % m != 0;
+        if (ok) return {m, c};
+      }
+  }
+  // Sub-rounds halved (even and odd pairs) until none cuts a tile off from the centre.
+  std::vector<Pairs> fitting_subrounds(std::vector<Pairs> subs) const {
+    std::vector<Pairs> out;
+    while (!subs.empty()) {
+      Pairs pairs = std::move(subs.front());
+      subs.erase(subs.begin());
+      std::vector<bool> used(4 * tiles_, false);
+      for (unsigned l : links_of(pairs)) used[l] = true;
+      if (pairs.size() < 2 || !tree_over_free_links(used).empty()) {
+        out.push_back(std::move(pairs));
+        continue;
+      }
+      Pairs halves[2];
+      for (std::size_t i = 0; i < pairs.size(); ++i) halves[i % 2].push_back(pairs[i]);
+      subs.insert(subs.begin(), {std::move(halves[0]), std::move(halves[1])});
+    }
+    return out;
+  }
+  // Every pair of tiles swaps in exactly one round, and no directed link carries two messages
+  // of one round: the schedule's promise, checked whatever built it.
+  void check_rounds(const std::vector<std::vector<int>>& rounds) const {
+    std::vector<unsigned> swaps(std::size_t{tiles_} * tiles_, 0);
+    for (std::size_t r = 0; r < rounds.size(); ++r) {
+      std::vector<bool> used(4 * tiles_, false);
+      for (unsigned a = 0; a < tiles_; ++a) {
+        const int b = rounds[r][a];
+        if (b < 0) continue;
+        if (rounds[r][static_cast<unsigned>(b)] != static_cast<int>(a))
+          throw std::logic_error("alltoall round " + std::to_string(r) + ": tile " + std::to_string(a) +
+                                 " is not its partner's partner");
+        ++swaps[a * tiles_ + static_cast<unsigned>(b)];
+        for (unsigned l : route_links(a, static_cast<unsigned>(b))) {
+          if (used[l])
+            throw std::logic_error("alltoall round " + std::to_string(r) + ": link " + std::to_string(l) +
+                                   " carries two messages");
+          used[l] = true;
+        }
+      }
+    }
+    for (unsigned a = 0; a < tiles_; ++a)
+      for (unsigned b = 0; b < tiles_; ++b)
+        if (a != b && swaps[a * tiles_ + b] != 1)
+          throw std::logic_error("alltoall rounds: tiles " + std::to_string(a) + " and " + std::to_string(b) +
+                                 " swap " + std::to_string(swaps[a * tiles_ + b]) + " times");
   }
   void run_rank(MessageLayer& ml, unsigned me) override {
     const unsigned tile = me / per_tile_, lead = tile * per_tile_;

@@ -5,7 +5,8 @@
 
 NAME is one study (one command each):
   tasks      tilepro, one packet (128 B): execution time vs task count 4..49 (grids 2x2..7x7)
-             for every collective and algorithm
+             for every collective and algorithm, and the other workload.schedule of the
+             alltoall (modulo), the reduce and allreduce (chain)
   size       tilepro 7x7: execution time vs message size, 128 B .. 1 MiB (--quick: .. 64 KiB),
              for alltoall, reduce, allreduce and broadcast, every algorithm
   allreduce  tilepro: reduce_broadcast vs recursive_doubling, vs task count at one packet and
@@ -48,6 +49,11 @@ ALGORITHMS = {
     "allreduce": ["reduce_broadcast", "recursive_doubling"],
 }
 SIZED = ["alltoall", "reduce", "allreduce", "broadcast"]
+# The tasks study also runs the other workload.schedule of the algorithms that have one
+# ("algorithm/schedule"; docs/manycore.md, Alltoall schedules).
+TASK_ALGORITHMS = dict(ALGORITHMS, alltoall=ALGORITHMS["alltoall"] + ["nocmsg/modulo"],
+                       reduce=ALGORITHMS["reduce"] + ["nocmsg/chain"],
+                       allreduce=ALGORITHMS["allreduce"] + ["reduce_broadcast/chain"])
 # nocmsg: tiles lead, mates over local ports; onesided: the chain through the buffers
 SCC_ALGORITHMS = dict({c: ALGORITHMS[c] for c in SIZED},
                       broadcast=ALGORITHMS["broadcast"] + ["onesided"])
@@ -58,7 +64,7 @@ def studies(quick):
     sizes = QUICK_SIZES if quick else SIZES
     tile = {"platform": "tilepro"}
     return {
-        "tasks": (tile, "workload.grid", GRIDS, ALGORITHMS, "cycles"),
+        "tasks": (tile, "workload.grid", GRIDS, TASK_ALGORITHMS, "cycles"),
         "size": (dict(tile, **{"workload.grid": "7x7"}), "workload.message_bytes", sizes,
                  {c: ALGORITHMS[c] for c in SIZED}, "cycles"),
         "allreduce": None,  # two sweeps, see run_allreduce
@@ -67,12 +73,15 @@ def studies(quick):
 
 
 def sweep(collnoc, sets, key, values, collective, algorithm, jobs, out_csv, log):
+    algorithm, _, schedule = algorithm.partition("/")  # "algorithm/schedule"
     cmd = [collnoc, "sweep", "-", "--set", "workload.kind=collective",
            "--set", "workload.collective=" + collective, "--set", "workload.algorithm=" + algorithm,
            "--set", "sim.max_cycles=2000000000", "--set", "sim.progress=false",
            # The network and NI alone, as docs/manycore.md's study tables (its "Software cost
            # model" section has the runs with the cores' software).
            "--set", "core.software_model=none"]
+    if schedule:
+        cmd += ["--set", "workload.schedule=" + schedule]
     for k, v in sets.items():
         cmd += ["--set", "%s=%s" % (k, v)]
     cmd += ["--param", key, "--values", ",".join(str(v) for v in values),
@@ -103,7 +112,8 @@ def run_series(collnoc, sets, key, values, table, jobs, out_dir, name, log):
         for algorithm in algorithms:
             series = "%s %s" % (collective, algorithm)
             print("[%s] %s" % (name, series), flush=True)
-            part = os.path.join(out_dir, "parts", "%s__%s_%s.csv" % (name, collective, algorithm))
+            part = os.path.join(out_dir, "parts", "%s__%s_%s.csv"
+                                % (name, collective, algorithm.replace("/", "-")))
             got = sweep(collnoc, sets, key, values, collective, algorithm, jobs, part, log)
             if got is None:
                 return None
