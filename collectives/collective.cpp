@@ -30,13 +30,28 @@ std::vector<std::string> collective_names() {
   return names;
 }
 
+namespace {
+
+// `e`, or its put/get form on message-passing buffers (lookup_collective).
+const CollectiveEntry& on_buffers(const FirmwareParams& p, const CollectiveEntry& e) {
+  if (e.library != CollectiveLibrary::nocmsg || !p.nocmsg_mpb || p.protocol.mpb_bytes == 0 ||
+      p.protocol.name == "mpb")
+    return e;
+  const std::string form = std::string(e.algorithm) + "_mpb";
+  for (const CollectiveEntry& other : collective_algorithms())
+    if (p.collective == other.collective && form == other.algorithm) return other;
+  return e;
+}
+
+}  // namespace
+
 const CollectiveEntry& lookup_collective(const FirmwareParams& p) {
   const CollectiveEntry* first = nullptr;
   std::string algorithms;
   for (const CollectiveEntry& e : collective_algorithms()) {
     if (p.collective != e.collective) continue;
     if (!first) first = &e;
-    if (p.algorithm == e.algorithm) return e;
+    if (p.algorithm == e.algorithm) return on_buffers(p, e);
     algorithms += std::string(" ") + e.algorithm;
   }
   if (!first) {
@@ -44,7 +59,7 @@ const CollectiveEntry& lookup_collective(const FirmwareParams& p) {
     for (const std::string& n : collective_names()) allowed += " " + n;
     throw ParamError("workload.collective", p.collective, allowed);
   }
-  if (p.algorithm.empty()) return *first;
+  if (p.algorithm.empty()) return on_buffers(p, *first);
   throw ParamError("workload.algorithm", p.algorithm,
                    "an algorithm of " + p.collective + ", one of:" + algorithms);
 }

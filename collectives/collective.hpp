@@ -41,7 +41,9 @@ const std::vector<CollectiveEntry>& collective_algorithms();
 // Collective names in table order, each once.
 std::vector<std::string> collective_names();
 // The entry for p.collective / p.algorithm (empty algorithm: the collective's first);
-// ParamError naming workload.collective or workload.algorithm otherwise.
+// ParamError naming workload.collective or workload.algorithm otherwise. A NoCMsg algorithm on
+// message-passing buffers (p.protocol.mpb_bytes, p.nocmsg_mpb, and no msg.protocol = mpb keeping
+// its flags there) is its put/get form, the line `<algorithm>_mpb`, where the collective has one.
 const CollectiveEntry& lookup_collective(const FirmwareParams& p);
 // p.schedule for entry e: its default when empty; ParamError naming workload.schedule when e
 // does not take that value (or takes none).

@@ -47,6 +47,9 @@ struct FirmwareParams {
   std::uint64_t message_bytes = 128;   // workload.message_bytes: per message (per rank pair)
   unsigned root = 0;                   // workload.root: rank of broadcast / reduce
   unsigned fanout = 1;                 // workload.fanout: children per core (broadcast onesided)
+  // workload.nocmsg_mpb: with message-passing buffers (scc), the NoCMsg set runs its put/get
+  // form (the algorithm's `<name>_mpb` line; lookup_collective)
+  bool nocmsg_mpb = true;
   std::string reduce_op = "sum";       // workload.reduce_op: sum, max, min
   std::string element_type = "int32";  // workload.element_type: int32, double
   unsigned repetitions = 1;            // workload.repetitions: runs of the collective

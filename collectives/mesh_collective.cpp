@@ -215,10 +215,14 @@ void ReductionCollective::report_more(Report& out) const {
 
 // ---------------------------------------------------------------- the alltoall base
 
+unsigned alltoall_message_words(const FirmwareParams& p, unsigned n, unsigned src, unsigned dst,
+                                bool varying) {
+  const unsigned words = message_words(p);
+  return varying ? 1 + static_cast<unsigned>(hash64(p.seed ^ 0xa11a11, src * n + dst) % (2 * words)) : words;
+}
+
 Words AlltoallBase::message(unsigned src, unsigned dst) const {
-  unsigned w = words_;
-  if (varying_) w = 1 + static_cast<unsigned>(hash64(p_.seed ^ 0xa11a11, src * n_ + dst) % (2 * words_));
-  return pattern_message(p_.seed, src, dst, 0, w);
+  return pattern_message(p_.seed, src, dst, 0, alltoall_message_words(p_, n_, src, dst, varying_));
 }
 
 }  // namespace collnoc

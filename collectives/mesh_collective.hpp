@@ -141,8 +141,13 @@ class ReductionCollective : public MeshCollective {
   std::vector<unsigned> runs_ = std::vector<unsigned>(n_, 0);  // per rank: runs begun
 };
 
-// Base of the alltoalls: the words rank `src` sends rank `dst`, workload.message_bytes for
-// alltoall; for alltoallv (`varying`) a size drawn per pair in 1 .. 2 x that, from the seed.
+// Words in the message rank `src` sends rank `dst` in an alltoall of n ranks: workload.message_bytes
+// for alltoall; for alltoallv (`varying`) a size drawn per pair in 1 .. 2 x that, from the seed.
+unsigned alltoall_message_words(const FirmwareParams& p, unsigned n, unsigned src, unsigned dst,
+                                bool varying);
+
+// Base of the alltoalls: the words rank `src` sends rank `dst` (alltoall_message_words of
+// pattern data).
 class AlltoallBase : public MeshCollective {
  public:
   AlltoallBase(const FirmwareParams& p, const Topology& t, bool varying)

@@ -349,7 +349,7 @@ std::unique_ptr<Firmware> with_message_protocol(std::unique_ptr<Firmware> progra
     if (program->owns_message_passing_buffers())
       throw ParamError("msg.protocol", p.protocol.name,
                        "eager or rendezvous for a program that lays out the message-passing "
-                       "buffers itself (broadcast onesided)");
+                       "buffers itself (broadcast onesided, the nocmsg set's _mpb forms)");
     const MpbLayout layout{cores, p.protocol.mpb_bytes};
     if (p.protocol.mpb_bytes == 0 || layout.chunk_words() == 0)
       throw ParamError("msg.protocol", p.protocol.name,

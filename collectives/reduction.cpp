@@ -62,12 +62,13 @@ Words Reduction::contribution(std::uint64_t seed, unsigned rank, unsigned rep) c
 }
 
 void Reduction::combine(Words& acc, const Words& in) const {
+  const std::size_t words = std::min(acc.size(), in.size());  // a message, or a chunk of one
   if (doubles_) {
-    for (std::size_t i = 0; i < words_ / 2; ++i)
+    for (std::size_t i = 0; i < words / 2; ++i)
       put_double(acc, i, apply(op_, as_double(acc, i), as_double(in, i)));
     return;
   }
-  for (std::size_t i = 0; i < words_; ++i) {
+  for (std::size_t i = 0; i < words; ++i) {
     if (op_ == Op::sum) {
       acc[i] += in[i];  // two's complement wrap-around: the same in every order
     } else {

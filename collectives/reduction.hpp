@@ -20,7 +20,8 @@ class Reduction {
   unsigned elements() const { return doubles_ ? words_ / 2 : words_; }
   // What `rank` contributes in repetition `rep`.
   Words contribution(std::uint64_t seed, unsigned rank, unsigned rep) const;
-  // acc = acc (op) in, element by element.
+  // acc = acc (op) in, element by element: a whole message or the same chunk of two (of an
+  // even number of words for doubles).
   void combine(Words& acc, const Words& in) const;
   // The reduction over ranks 0 .. ranks-1, computed here directly.
   Words expected(std::uint64_t seed, unsigned ranks, unsigned rep) const;

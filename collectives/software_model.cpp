@@ -115,6 +115,24 @@ class SoftwareLayer final : public ProtocolLayer {
     m.arrival_cycle = now();
     return received(std::move(m), start).words;
   }
+  // Message-passing buffers (scc): a put costs a send of its words, a get a send and a
+  // receive; a read of the own buffer (a poll of its flags) a poll and the copy of its words.
+  void put(NodeId dst, std::uint32_t offset, const Words& data) override {
+    sending(data.size(), 0);
+    inner_.put(dst, offset, data);
+  }
+  Words get(NodeId src, std::uint32_t offset, std::size_t words) override {
+    sending(2, 0);
+    const Cycle start = now();
+    Message m;
+    m.words = inner_.get(src, offset, words);
+    m.arrival_cycle = now();
+    return received(std::move(m), start).words;
+  }
+  Words mpb_read(std::uint32_t offset, std::size_t words) override {
+    charge(whole(c_.poll_cycles + copy(words)));
+    return inner_.mpb_read(offset, words);
+  }
   void reduced(std::uint64_t elements) override {
     charge(whole(c_.reduce_cycles_per_element * static_cast<double>(elements)));
   }

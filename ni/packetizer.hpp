@@ -7,6 +7,7 @@
 #include <array>
 #include <deque>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "ni/column_path.hpp"
@@ -119,6 +120,11 @@ class Packetizer {
   const std::array<CodecWords, 4>& codec_words() const { return codec_words_; }
   // Its counters into the results, the queue's time average up to `now`.
   void report(Tally& t, Cycle now) const;
+  // Records every packet's injection, head to tail, in order (NocSystem counts the cores of a
+  // tile injecting at once from it: contention_events_cores).
+  void log_injections() { log_injections_ = true; }
+  using Injections = std::vector<std::pair<Cycle, Cycle>>;
+  const Injections& injections() const { return injections_; }
   void trace(sc_core::sc_trace_file* tf, const std::string& base);
 
  private:
@@ -191,6 +197,7 @@ class Packetizer {
   bool unicast_multicast_ = false;  // ... sent as unicast packets (software, column_path)
   unsigned queued_messages_[2] = {0, 0};  // synthetic unicast, multicast messages queued
   bool traced_ = false;
+  bool log_injections_ = false;
   std::uint8_t words_per_flit_;
   bool trace_driven_ = false;  // trace_ is set (a flag on the hot line: the feed is not)
   NetworkContext& net_;
@@ -198,6 +205,7 @@ class Packetizer {
   std::unique_ptr<SyntheticSource> source_;
   const PayloadGenerator* payload_ = nullptr;
   MeasurementWindow window_;
+  Injections injections_;  // (log_injections)
   std::size_t queued_packets_ = 0;
   Cycle queue_since_ = 0;
   std::uint64_t next_packet_ = 1;  // per-source packet number (0: no packet, in waves)
@@ -371,6 +379,7 @@ void Packetizer::inject(At at) {
     return;
   }
   tx_flit_.kind = FlitKind::unicast;
+  if (log_injections_) injections_.emplace_back(tx_hdr_.injected_cycle, now);
   end_packet();
 }
 

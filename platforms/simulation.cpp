@@ -365,6 +365,7 @@ const std::vector<std::string>& result_layout() {
       "flits.router_traversals", "flits.link_traversals",
       "messages", "latency_cycles", "network_latency_cycles", "hops", "throughput",
       "contention_events", "contention_events_links", "contention_events_ejection",
+      "contention_events_cores",
       "compression", "nc", "ni", "routers", "energy"};
   return layout;
 }

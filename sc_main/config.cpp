@@ -507,6 +507,10 @@ std::vector<KeySpec> build_schema() {
       uint_key("workload.fanout", Fw::fanout_range, "children",
                "broadcast onesided: children per core in its tree (1: a pipelined chain)",
                COLLNOC_FIELD(firmware.fanout)),
+      bool_key("workload.nocmsg_mpb",
+               "scc: the nocmsg set runs on the message-passing buffers (put/get with flags); "
+               "false: over the router network",
+               COLLNOC_FIELD(firmware.nocmsg_mpb)),
       enum_key("workload.reduce_op", "reductions: the operator", [] { return words(kReduceOps); },
                COLLNOC_FIELD(firmware.reduce_op)),
       enum_key("workload.element_type", "reductions: what the elements are",

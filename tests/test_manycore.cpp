@@ -248,7 +248,9 @@ TEST_CASE("every mesh collective delivers checked data on a 5x3 grid", "[manycor
                                      "allreduce"};
   for (const CollectiveEntry& e : collective_algorithms()) {
     if (std::find(mesh.begin(), mesh.end(), e.collective) == mesh.end()) continue;
-    if (std::string(e.algorithm) == "onesided") continue;  // scc only: its own test
+    const std::string algorithm = e.algorithm;
+    // scc only: their own tests
+    if (algorithm == "onesided" || algorithm.find("_mpb") != std::string::npos) continue;
     if (e.needs == CollectiveNeeds::hta_routers) continue;  // HTA routers: their own tests
     cases.push_back({e.collective, e.algorithm, "5x3", {}, {}, {}});
     cases.back().fp.message_bytes = 200;  // 50 words: 4 flits of 128 bits
@@ -355,6 +357,107 @@ TEST_CASE("the one-sided broadcast stages chunks through the scc buffers bit-exa
     const unsigned chunks = c.fp.message_bytes == 128 ? 1 : 5;  // 4000-4080 bytes a chunk
     CHECK(gets == 47 * 2 * chunks);
   }
+}
+
+// ---------------------------------------------------------------- the nocmsg set on scc's buffers
+
+// Pairs of packets the two cores of a tile injected in a common cycle (contention_events_cores).
+std::uint64_t core_contention(const NocSystem& sys) {
+  Tally t;
+  sys.report(t);
+  return t.total("contention_events_cores");
+}
+
+std::string report_algorithm(const Case& c) {
+  Report r;
+  c.fw->report(r);
+  return test::get<std::string>(r, "collective.algorithm");
+}
+
+TEST_CASE("on scc the nocmsg trees and barrier run on the buffers, no link or core contention", "[manycore]") {
+  // The whole chip and 3x2, roots on either core of a tile; then several chunks per message
+  // (one packet each: per-packet counts aside), doubles, two runs back to back.
+  std::vector<Case> cases;
+  for (const char* name : {"barrier nocmsg", "broadcast nocmsg", "reduce nocmsg", "allreduce reduce_broadcast"}) {
+    const std::string s(name);
+    for (const char* grid : {"", "3x2"})
+      for (unsigned root : {0u, 3u, 13u}) {
+        if (std::string(grid) == "3x2" && root == 13) continue;
+        cases.push_back({s.substr(0, s.find(' ')), s.substr(s.find(' ') + 1), grid, {}, {}, {}});
+        cases.back().platform = "scc";
+        cases.back().fp.root = root;
+        cases.back().fp.message_bytes = 200;
+      }
+    cases.push_back({s.substr(0, s.find(' ')), s.substr(s.find(' ') + 1), "", {}, {}, {}});
+    cases.back().platform = "scc";
+    cases.back().fp.root = 13;
+    cases.back().fp.message_bytes = 8000;
+    cases.back().fp.element_type = "double";
+    cases.back().fp.repetitions = 2;
+    cases.back().setup = [](PlatformParams& pp) { pp.system.ni.max_packet_flits = 256; };
+  }
+  run_side_by_side(cases);
+  for (const Case& c : cases) {
+    INFO(c.collective << " on " << c.grid << " root " << c.fp.root << ", " << c.fp.message_bytes
+                      << " bytes: " << c.fw->failure());
+    CHECK(c.fw->data_verified());
+    CHECK(report_algorithm(c) == c.algorithm + "_mpb");
+    CHECK(link_contention(*c.sys) == 0);
+    CHECK(core_contention(*c.sys) == 0);
+    std::uint64_t puts = 0;
+    for (NodeId n = 0; n < c.sys->num_nis(); ++n) puts += c.sys->ni(n).front_end().counters().mpb_puts;
+    CHECK(puts > 0);
+  }
+}
+
+TEST_CASE("on scc the nocmsg alltoall runs its rounds on the buffers, a tile's cores in turn", "[manycore]") {
+  std::vector<Case> cases;
+  for (const char* collective : {"alltoall", "alltoallv"})
+    for (const char* grid : {"", "3x2", "1x1"}) {
+      cases.push_back({collective, "nocmsg", grid, {}, {}, {}});
+      cases.back().platform = "scc";
+    }
+  // Over the router network (workload.nocmsg_mpb = false), for the round count.
+  cases.push_back({"alltoall", "nocmsg", "", {}, {}, {}});
+  cases.back().platform = "scc";
+  cases.back().fp.nocmsg_mpb = false;
+  run_side_by_side(cases);
+  Report network;
+  cases.back().fw->report(network);
+  CHECK(report_algorithm(cases.back()) == "nocmsg");
+  for (const Case& c : cases) {
+    INFO(c.collective << " on " << c.grid << ": " << c.fw->failure());
+    CHECK(c.fw->data_verified());
+    CHECK(core_contention(*c.sys) == 0);
+    if (!c.fp.nocmsg_mpb) continue;
+    CHECK(report_algorithm(c) == "nocmsg_mpb");
+    Report r;
+    c.fw->report(r);
+    if (c.grid.empty())  // the same pattern rounds as the network version
+      CHECK(test::get<std::uint64_t>(r, "collective.rounds") ==
+            test::get<std::uint64_t>(network, "collective.rounds"));
+    // The first round follows no release: its messages and barrier meet nowhere on a link.
+    const std::vector<RoundTally>& rounds = c.sys->interfaces().round_totals();
+    if (rounds.size() > 1) CHECK(rounds[1].contention_links == 0);
+  }
+}
+
+TEST_CASE("core contention counts packets of a tile's two cores injected in a common cycle", "[manycore]") {
+  // One tile (1x1), one message each way: pairwise, both cores send at cycle 0, one packet
+  // each: one event. nocmsg on the buffers: the odd core first, then the even one: none.
+  std::vector<Case> cases;
+  cases.push_back({"alltoall", "pairwise", "1x1", {}, {}, {}});
+  cases.push_back({"alltoall", "nocmsg", "1x1", {}, {}, {}});
+  cases.push_back({"alltoall", "pairwise", "", {}, {}, {}});
+  for (Case& c : cases) {
+    c.platform = "scc";
+    c.fp.message_bytes = 16;
+  }
+  run_side_by_side(cases);
+  for (const Case& c : cases) CHECK(c.fw->data_verified());
+  CHECK(core_contention(*cases[0].sys) == 1);
+  CHECK(core_contention(*cases[1].sys) == 0);
+  CHECK(core_contention(*cases[2].sys) > 0);
 }
 
 // ---------------------------------------------------------------- broadcast hta

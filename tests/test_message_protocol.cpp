@@ -94,16 +94,20 @@ Cycle one_hop(const SystemParams& sp, unsigned words) {
          zero_load_latency({1, flits, sp.router.hop_latency_cycles, sp.link.latency_cycles}) + 1;
 }
 
-// Every (collective, algorithm) of the mesh set, as --set arguments; `onesided` (which lays out
-// the scc buffers itself: refused off scc and under mpb) when `buffers_free`. Not those that
-// need HTA routers (hardware multicast: msg.protocol eager only; tests/test_manycore.cpp).
+// Every (collective, algorithm) of the mesh set, as --set arguments; `onesided` and the `_mpb`
+// forms of the nocmsg set (which lay out the scc buffers themselves: refused off scc and under
+// mpb) when `buffers_free`. Not those that need HTA routers (hardware multicast: msg.protocol
+// eager only; tests/test_manycore.cpp).
 std::vector<std::string> every_mesh_collective(bool buffers_free = false) {
   std::vector<std::string> args;
-  for (const CollectiveEntry& e : collective_algorithms())
+  for (const CollectiveEntry& e : collective_algorithms()) {
+    const std::string algorithm = e.algorithm;
+    const bool owns_buffers = algorithm == "onesided" || algorithm.find("_mpb") != std::string::npos;
     if (std::string(e.collective) != "total_exchange" && e.needs == CollectiveNeeds::any &&
-        (buffers_free || std::string(e.algorithm) != "onesided"))
+        (buffers_free || !owns_buffers))
       args.push_back(std::string("--set workload.kind=collective --set workload.collective=") +
                      e.collective + " --set workload.algorithm=" + e.algorithm);
+  }
   return args;
 }
 

@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "collectives/alltoall_rounds.hpp"
 #include "collectives/mesh_collective.hpp"
 
 namespace collnoc {
@@ -422,6 +423,12 @@ std::unique_ptr<Firmware> make_alltoall_nocmsg(const FirmwareParams& p, const To
 // alltoallv nocmsg: the same class with a size per pair (its own line in algorithms.def).
 std::unique_ptr<Firmware> make_alltoallv_nocmsg(const FirmwareParams& p, const Topology& t) {
   return std::make_unique<PatternAlltoall>(p, t, true);
+}
+
+// The rounds and their barrier trees for the alltoall on the message-passing buffers.
+AlltoallRounds alltoall_pattern_rounds(const FirmwareParams& p, const Topology& t) {
+  PatternAlltoall::Schedule s = PatternAlltoall(p, t, false).build();
+  return {std::move(s.rounds), std::move(s.arrival), std::move(s.release)};
 }
 
 }  // namespace collnoc
