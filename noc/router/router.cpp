@@ -238,14 +238,32 @@ void Router::finish(Cycle now) {
 }
 
 void Router::track_messages() {
-  track_messages_ = net_.packet_observer != nullptr;
+  if (!net_.packet_observer) return;
+  grant_hooks_ |= kTrackMessages;
   // (No packet yet: a key no message has.)
-  if (track_messages_) vc_messages_.assign(2u * ports_ * vcs_, MessageKey{~0ull, ~0ull});
+  vc_messages_.assign(2u * ports_ * vcs_, MessageKey{~0ull, ~0ull});
+  message_contention_.assign(ports_, 0);
 }
 
-void Router::count_message_contention(unsigned i, unsigned port, unsigned thread, Rival rival,
-                                      const RouterScratch& s) {
+void Router::granted(const VcGrant& g, unsigned thread) {
+  if (grant_hooks_ & kTrackMessages) {  // this packet's message, and the one before on this VC
+    MessageKey* m = &vc_messages_[2u * (g.out_port * vcs_ + g.out_vc)];
+    m[1] = m[0];
+    m[0] = message_at(g.input);
+  }
+  if (grant_hooks_ & kReportAllocations)
+    net_.packet_observer->allocated(front(g.input).flit.packet, id_, g.out_port,
+                                    routes_[g.input].length, thread);
+}
+
+void Router::count_observed_contention(unsigned i, unsigned port, unsigned thread, Rival rival,
+                                       const RouterScratch& s) {
   InputVc& ivc = in_vcs_[i];
+  if (!tracking()) {  // (each packet its own message)
+    ivc.contended = kContendedBoth;
+    ++stats_[port].contention_events;
+    return report_contention(i, port, thread, true, true);
+  }
   const bool per_packet = !(ivc.contended & kContendedPacket);
   const bool per_message =
       !(ivc.contended & kContendedMessage) && other_message(i, port, rival, s, message_at(i));
@@ -255,7 +273,7 @@ void Router::count_message_contention(unsigned i, unsigned port, unsigned thread
   }
   if (per_message) {
     ivc.contended |= kContendedMessage;
-    ++stats_[port].message_contention_events;
+    ++message_contention_[port];
   }
   if (per_packet || per_message) report_contention(i, port, thread, per_packet, per_message);
 }
@@ -497,7 +515,8 @@ void Router::request_switch(At at, unsigned i, RouterScratch& s) {
   const InputVc& ivc = in_vcs_[i];
   if (out_vc(ivc.out_port, ivc.out_vc).credits == 0) {
     // A head whose output VC is still full of an earlier packet waits on that packet.
-    if (front(i).flit.is_head()) count_contention(i, ivc.out_port, at.thread(), Rival::downstream, s);
+    if (front(i).flit.is_head())
+      count_contention(i, ivc.out_port, at.thread(), Rival::downstream, s);
     return;
   }
   SwitchRequests& req = s.sw_requests;
@@ -525,14 +544,7 @@ void Router::allocate_vcs(At at, RouterScratch& s) {
     ivc.out_vc = g.out_vc;
     out_vc(g.out_port, g.out_vc).owner = static_cast<std::int16_t>(g.input);
     hold(g.out_port, g.out_vc, now);
-    if (track_messages_) {  // this packet's message, and the one before on this VC
-      MessageKey* m = &vc_messages_[2u * (g.out_port * vcs_ + g.out_vc)];
-      m[1] = m[0];
-      m[0] = message_at(g.input);
-    }
-    if (report_allocations_)
-      net_.packet_observer->allocated(front(g.input).flit.packet, id_, g.out_port,
-                                          routes_[g.input].length, at.thread());
+    if (grant_hooks_) granted(g, at.thread());
   }
   // A ready head that got no output VC lost it to another packet (held, or won this cycle).
   for (unsigned i : s.routing_vcs)
@@ -557,7 +569,8 @@ void Router::allocate_switch(At at, RouterScratch& s) {
     for (std::uint32_t vcs = req.vcs[p]; vcs; vcs &= vcs - 1) {
       const unsigned index = p * vcs_ + static_cast<unsigned>(__builtin_ctz(vcs));
       const unsigned out = req.out_port[index];
-      if ((g.outputs >> out) & 1u) count_contention(index, out, at.thread(), Rival::switch_winner, s);
+      if ((g.outputs >> out) & 1u)
+        count_contention(index, out, at.thread(), Rival::switch_winner, s);
     }
   }
 }

@@ -165,7 +165,7 @@ class Router : public Clocked<Router> {
   OutputCounters output_counters(unsigned port) const {
     const OutputStats& st = stats_[port];
     return OutputCounters{out(port).flits, st.busy_cycles,
-                          track_messages_ ? st.message_contention_events : st.contention_events,
+                          tracking() ? message_contention_[port] : st.contention_events,
                           st.contention_events};
   }
   bool output_connected(unsigned port) const { return out(port).link != nullptr; }
@@ -187,7 +187,9 @@ class Router : public Clocked<Router> {
   }
   // Tells the network's contention observer of every unicast output allocation (per packet
   // and hop: stats.per_round_links); needs one.
-  void report_allocations() { report_allocations_ = net_.packet_observer != nullptr; }
+  void report_allocations() {
+    if (net_.packet_observer) grant_hooks_ |= kReportAllocations;
+  }
   // Counts contention between messages as the network's observer groups packets into messages
   // (PacketObserver::message_of), not a packet losing to a packet of its own message; needs
   // one. Without it each packet is a message of its own (the two counts are equal).
@@ -250,9 +252,10 @@ class Router : public Clocked<Router> {
   };
   static_assert(sizeof(OutputPort) == 32 && sizeof(OutputVc) == 8, "an output port's block");
   struct OutputStats {
-    std::uint64_t busy_cycles = 0, contention_events = 0;  // (per packet)
-    std::uint64_t message_contention_events = 0;            // (track_messages_ only)
+    std::uint64_t busy_cycles = 0, contention_events = 0;  // (contention: per packet)
   };
+  // What the VC allocation loop calls out of line for each grant (grant_hooks_).
+  static constexpr std::uint8_t kReportAllocations = 1, kTrackMessages = 2;
   // InputVc::contended: what has been counted of its packet's contention at this router.
   static constexpr std::uint8_t kContendedPacket = 1, kContendedMessage = 2,
                                 kContendedBoth = kContendedPacket | kContendedMessage;
@@ -406,16 +409,19 @@ class Router : public Clocked<Router> {
                         const RouterScratch& s) {
     InputVc& ivc = in_vcs_[i];
     if (ivc.contended == kContendedBoth) return;
-    if (track_messages_) return count_message_contention(i, port, thread, rival, s);
+    if (net_.packet_observer) return count_observed_contention(i, port, thread, rival, s);
     ivc.contended = kContendedBoth;  // (each packet its own message)
     ++stats_[port].contention_events;
-    if (net_.packet_observer) report_contention(i, port, thread, true, true);
   }
-  // With track_messages_ (out of line: the allocation stages stay lean): counts the packet's
-  // loss, and the message's if `rival` is a packet of another message.
-  [[gnu::noinline]] void count_message_contention(unsigned i, unsigned port, unsigned thread,
-                                                  Rival rival, const RouterScratch& s);
-  // The key of the message of the packet at the front of input VC i (track_messages_).
+  // With an observer (out of line: the allocation stages stay lean): counts the packet's loss
+  // and, tracking messages, the message's if `rival` is a packet of another message; tells
+  // the observer.
+  [[gnu::noinline]] void count_observed_contention(unsigned i, unsigned port, unsigned thread,
+                                                   Rival rival, const RouterScratch& s);
+  // Output VC `g` went to a packet: what grant_hooks_ asks for.
+  [[gnu::noinline]] void granted(const VcGrant& g, unsigned thread);
+  bool tracking() const { return !vc_messages_.empty(); }  // track_messages()
+  // The key of the message of the packet at the front of input VC i (tracking()).
   MessageKey message_at(unsigned i) const {
     return net_.packet_observer->message_of(front(i).flit.packet);
   }
@@ -489,8 +495,7 @@ class Router : public Clocked<Router> {
   bool sinks_ = false;           // a local port has more than one sink channel (sink_next_)
   bool ages_ = false;            // an allocator is oldest-first: keep created_ (start_head)
   bool vc_usage_ = false;        // record_vc_usage(): hold and release time each VC
-  bool report_allocations_ = false;  // report_allocations(): on a line the cycle reads
-  bool track_messages_ = false;      // track_messages(): vc_messages_ kept
+  std::uint8_t grant_hooks_ = 0;  // kReportAllocations | kTrackMessages: on a line the cycle reads
   std::uint8_t multicast_class_ = 0xff;  // the class multicast messages use; none = 0xff
   Link** in_links_;
   std::uint64_t* nonempty_;  // bit per input VC with flits buffered
@@ -543,9 +548,11 @@ class Router : public Clocked<Router> {
     std::uint64_t cycles = 0;
   };
   std::vector<VcBusy> vc_busy_;  // per output port and VC, with vc_usage_
-  // track_messages_: per output port and VC, the message of the packet that holds or last held
-  // it, then that of the packet before (2 x (port * vcs + vc), + 1).
+  // track_messages(): per output port and VC, the message of the packet that holds or last
+  // held it, then that of the packet before (2 x (port * vcs + vc), + 1); per output port,
+  // its contention events between messages.
   std::vector<MessageKey> vc_messages_;
+  std::vector<std::uint64_t> message_contention_;
   void note(Cycle now, RecoveryEvent::What what, PacketHandle packet) {
     if (recovery_log_) recovery_log_->push_back({now, what, net_.packets[packet].packet_id});
   }
