@@ -107,6 +107,7 @@ void CollectiveFirmware::run(MessageLayer& ml) {
   const int rank = group_rank(ml.rank());
   if (rank < 0) return;
   for (unsigned rep = 0; rep < p_.repetitions; ++rep) {
+    ml.start_repetition(rep);
     // Each repetition starts after a random delay of this core's (workload.start_skew_cycles);
     // repetitions follow each other without a barrier, as an application's loop would.
     if (p_.start_skew_cycles > 0)

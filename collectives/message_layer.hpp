@@ -82,6 +82,9 @@ class MessageLayer {
   // Which round (step, phase) of its program this core is in: shown in waves, and carried by
   // the packets it sends so that results count contention per round (contention_by_round).
   virtual void mark_round(unsigned) {}
+  // The program starts its repetition `rep` (0, 1, ...; a collective's workload.repetitions):
+  // the software model draws each repetition's timing jitter from its own stream.
+  virtual void start_repetition(unsigned /*rep*/) {}
 
   // Static network (platform tilepro's SN), where the tile has one; elsewhere a fault.
   virtual bool has_static_network() const { return false; }

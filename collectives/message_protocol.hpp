@@ -52,6 +52,7 @@ class ProtocolLayer : public MessageLayer {
   void reduced(std::uint64_t elements) override { inner_.reduced(elements); }
   Cycle now() const override { return inner_.now(); }
   void mark_round(unsigned round) override { inner_.mark_round(round); }
+  void start_repetition(unsigned rep) override { inner_.start_repetition(rep); }
   bool has_static_network() const override { return inner_.has_static_network(); }
   void sn_configure(unsigned input, std::uint64_t outputs) override {
     inner_.sn_configure(input, outputs);

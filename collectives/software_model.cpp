@@ -7,6 +7,7 @@
 
 #include "collectives/collective.hpp"
 #include "collectives/message_protocol.hpp"
+#include "noc/random.hpp"
 
 namespace collnoc {
 
@@ -22,6 +23,8 @@ const std::array<SoftwareCostKey, kSoftwareCostCount> kSoftwareCostKeys{{
     {"channel_setup", "", "a channel per message: request, grant, data, teardown (true / false)"},
     {"channel_setup_cycles", "cycles", "per channel, at the sender"},
     {"reduce_cycles_per_element", "cycles", "folding one element of a reduction"},
+    {"jitter_percent", "percent",
+     "each charge takes up to this share longer, drawn per charge (seeded: seed, core, repetition)"},
 }};
 
 namespace {
@@ -33,6 +36,7 @@ constexpr double SoftwareCosts::*kCostFields[kSoftwareCostCount] = {
     &SoftwareCosts::cache_resident_bytes,        &SoftwareCosts::poll_cycles,
     &SoftwareCosts::interrupt_cycles,            nullptr,
     &SoftwareCosts::channel_setup_cycles,        &SoftwareCosts::reduce_cycles_per_element,
+    &SoftwareCosts::jitter_percent,
 };
 
 std::string override_key(std::size_t i) {
@@ -46,7 +50,8 @@ double parse_override(std::size_t i, const std::string& text) {
     if (text == "false") return 0;
     throw ParamError(override_key(i), text, "must be true or false, or empty for the model's value");
   }
-  const RealRange r = SoftwareCosts::cost_range;
+  const RealRange r =
+      i == kJitterPercent ? SoftwareCosts::jitter_percent_range : SoftwareCosts::cost_range;
   const std::string allowed = "must be a number " + range_text(r) + " " +
                               kSoftwareCostKeys[i].unit + ", or empty for the model's value";
   char* end = nullptr;
@@ -67,10 +72,19 @@ Cycle whole(double cycles) { return static_cast<Cycle>(std::ceil(cycles)); }
 // (compute), and counts them.
 class SoftwareLayer final : public ProtocolLayer {
  public:
-  SoftwareLayer(MessageLayer& inner, const SoftwareCosts& c) : ProtocolLayer(inner), c_(c) {}
+  SoftwareLayer(MessageLayer& inner, const SoftwareCosts& c, std::uint64_t seed)
+      : ProtocolLayer(inner), c_(c), seed_(hash64(seed, 0x5067a7e)) {
+    start_repetition(0);  // (a program without repetitions: one stream)
+  }
 
   void flush() override {}
   Cycle charged() const { return charged_; }
+  // Each repetition's jitter from its own stream, whatever the earlier ones drew.
+  void start_repetition(unsigned rep) override {
+    jitter_stream_ = hash64(seed_, (std::uint64_t{rep} << 32) | inner_.rank());
+    draws_ = 0;
+    inner_.start_repetition(rep);
+  }
 
   void send(NodeId dst, const Words& data, const SendOptions& opt) override {
     sending(data.size(), opt.kind == kChannelRequestKind ? 1 : 0);
@@ -134,7 +148,7 @@ class SoftwareLayer final : public ProtocolLayer {
     return inner_.mpb_read(offset, words);
   }
   void reduced(std::uint64_t elements) override {
-    charge(whole(c_.reduce_cycles_per_element * static_cast<double>(elements)));
+    charge(jittered(whole(c_.reduce_cycles_per_element * static_cast<double>(elements))));
   }
 
  private:
@@ -145,12 +159,14 @@ class SoftwareLayer final : public ProtocolLayer {
   }
   // A channel request (RTS of the channel layer above) first sets the channel up.
   void sending(std::size_t words, unsigned setups) {
-    charge(whole(c_.send_overhead_cycles + copy(words) + setups * c_.channel_setup_cycles));
+    charge(jittered(whole(c_.send_overhead_cycles + copy(words) + setups * c_.channel_setup_cycles)));
   }
   // `m` was asked for at `start`: the receive's costs after it, and for a polling receive the
-  // wait until the first check at or after its arrival plus that check.
+  // wait until the first check at or after its arrival plus that check (the wait is the
+  // network's: not jittered).
   Message received(Message m, Cycle start) {
-    Cycle cost = whole(c_.recv_overhead_cycles + c_.interrupt_cycles + copy(m.words.size()));
+    Cycle cost =
+        jittered(whole(c_.recv_overhead_cycles + c_.interrupt_cycles + copy(m.words.size())));
     if (c_.poll_cycles > 0) {
       const Cycle poll = whole(c_.poll_cycles), end = now();
       const Cycle waited = std::clamp(m.arrival_cycle, start, end) - start;
@@ -158,6 +174,13 @@ class SoftwareLayer final : public ProtocolLayer {
     }
     charge(cost);
     return m;
+  }
+  // `cycles` of work plus its jitter (c_.jitter_percent): one draw per charge.
+  Cycle jittered(Cycle cycles) {
+    if (c_.jitter_percent <= 0 || cycles == 0) return cycles;
+    const Cycle most = static_cast<Cycle>(std::floor(static_cast<double>(cycles) * c_.jitter_percent / 100.0));
+    if (most == 0) return cycles;
+    return cycles + hash64(jitter_stream_, draws_++) % (most + 1);
   }
   void charge(Cycle cycles) {
     if (cycles == 0) return;
@@ -167,6 +190,9 @@ class SoftwareLayer final : public ProtocolLayer {
 
   SoftwareCosts c_;
   Cycle charged_ = 0;
+  std::uint64_t seed_;               // (seed, mixed)
+  std::uint64_t jitter_stream_ = 0;  // this core's and repetition's
+  std::uint64_t draws_ = 0;
 };
 
 // ------------------------------------------------------------------ the program under a model
@@ -174,12 +200,13 @@ class SoftwareLayer final : public ProtocolLayer {
 class SoftwareFirmware final : public Firmware {
  public:
   SoftwareFirmware(std::unique_ptr<Firmware> program, std::string model,
-                   const SoftwareCosts& costs, unsigned cores, unsigned collective_repetitions)
+                   const SoftwareCosts& costs, unsigned cores, unsigned collective_repetitions,
+                   std::uint64_t seed)
       : program_(std::move(program)), model_(std::move(model)), costs_(costs),
-        charged_(cores, 0), repetitions_(collective_repetitions) {}
+        charged_(cores, 0), repetitions_(collective_repetitions), seed_(seed) {}
 
   void run(MessageLayer& ml) override {
-    SoftwareLayer software(ml, costs_);
+    SoftwareLayer software(ml, costs_, seed_);
     std::unique_ptr<ProtocolLayer> channel;
     if (costs_.channel_setup) channel = make_channel_layer(software);
     program_->run(channel ? static_cast<MessageLayer&>(*channel) : software);
@@ -206,12 +233,14 @@ class SoftwareFirmware final : public Firmware {
   SoftwareCosts costs_;
   std::vector<Cycle> charged_;  // per core
   unsigned repetitions_;        // of a collective; 0 for other programs
+  std::uint64_t seed_;          // seed: the jitter's
 };
 
 }  // namespace
 
 // Costs in SoftwareCosts' field order: send, recv, copy cached, copy uncached (per byte),
-// cache-resident bytes, poll, interrupt, channel setup, its cycles, reduce per element.
+// cache-resident bytes, poll, interrupt, channel setup, its cycles, reduce per element, jitter
+// percent (polling libraries little, interrupt-driven ones more: docs/manycore.md).
 // Cycles of each platform's clock: tilepro's cores run at its 700 MHz; scc's cores at 533 MHz,
 // half its 1066 MHz mesh clock, so a core cycle is 2 of these. Where each value comes from:
 // docs/manycore.md, "Software cost model".
@@ -219,14 +248,14 @@ const std::vector<SoftwarePreset>& software_presets() {
   static const std::vector<SoftwarePreset> table = {
       {"nocmsg",
        "user-level messages on the UDN: polling receive, no channel setup (tilepro cycles)",
-       SoftwareCosts{20, 20, 0.25, 1.5, 65536, 10, 0, false, 0, 2}},
+       SoftwareCosts{20, 20, 0.25, 1.5, 65536, 10, 0, false, 0, 2, 5}},
       {"ilib_mpi",
        "an MPI layer over iLib (tilepro): interrupts, a channel set up per message",
-       SoftwareCosts{400, 400, 0.5, 2.0, 65536, 0, 300, true, 500, 2}},
+       SoftwareCosts{400, 400, 0.5, 2.0, 65536, 0, 300, true, 500, 2, 25}},
       {"rcce", "RCCE (scc): flags polled in the message-passing buffers (mesh cycles)",
-       SoftwareCosts{400, 400, 1.0, 3.0, 262144, 100, 0, false, 0, 4}},
+       SoftwareCosts{400, 400, 1.0, 3.0, 262144, 100, 0, false, 0, 4, 10}},
       {"rckmpi", "RCKMPI (scc): an MPI layer over the message-passing buffers (mesh cycles)",
-       SoftwareCosts{1200, 1200, 1.5, 3.5, 262144, 100, 0, false, 0, 4}},
+       SoftwareCosts{1200, 1200, 1.5, 3.5, 262144, 100, 0, false, 0, 4, 10}},
   };
   return table;
 }
@@ -281,7 +310,8 @@ std::unique_ptr<Firmware> with_software_model(std::unique_ptr<Firmware> program,
                      "a model without channel setup (core.software.channel_setup = false) for a "
                      "program that codes packets in the NI or multicasts in hardware");
   const unsigned repetitions = workload_kind == "collective" ? p.repetitions : 0;
-  return std::make_unique<SoftwareFirmware>(std::move(program), model, costs, cores, repetitions);
+  return std::make_unique<SoftwareFirmware>(std::move(program), model, costs, cores, repetitions,
+                                            p.seed);
 }
 
 }  // namespace collnoc

@@ -38,19 +38,27 @@ struct SoftwareCosts {
   bool channel_setup = false;
   double channel_setup_cycles = 0;
   double reduce_cycles_per_element = 0;  // folding one element of a reduction
+  // Timing jitter: each charge of c cycles (a send, the work of a receive, a fold) takes
+  // c + d, d drawn uniformly from 0 .. floor(c x jitter_percent / 100), from a stream seeded by
+  // (seed, core, repetition). What the model leaves out (cache misses, branch history, an
+  // interrupt arriving mid-call) makes the same call take a little longer some times.
+  double jitter_percent = 0;
 
   static constexpr RealRange cost_range{0, 1e9};
+  static constexpr RealRange jitter_percent_range{0, 100};
 };
 
 // The costs core.software.<name> overrides, in key order; index kChannelSetup is the switch
-// (true / false), the others numbers in cost_range.
+// (true / false), kJitterPercent a number in jitter_percent_range, the others numbers in
+// cost_range.
 struct SoftwareCostKey {
   const char* name;
   const char* unit;
   const char* meaning;
 };
-inline constexpr std::size_t kSoftwareCostCount = 10;
+inline constexpr std::size_t kSoftwareCostCount = 11;
 inline constexpr std::size_t kChannelSetup = 7;
+inline constexpr std::size_t kJitterPercent = 10;  // (its own range: jitter_percent_range)
 extern const std::array<SoftwareCostKey, kSoftwareCostCount> kSoftwareCostKeys;
 
 struct SoftwareModelParams {

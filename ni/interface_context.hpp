@@ -17,6 +17,8 @@ namespace collnoc {
 class TraceRecorder;
 
 constexpr NodeId kNoNode = ~NodeId{0};
+// MessageFields::kind of a synthetic source's packets (each a message of its own).
+constexpr std::uint8_t kSyntheticMessageKind = 0xff;
 
 // What a source NI tells the destination NI about a packet besides what the network carries
 // (PacketHeader): the message layer's fields. Kept in the packet's pool record, beside the
@@ -60,14 +62,17 @@ inline std::uint64_t synthetic_payload_key(const PacketHeader& h, const MessageF
 // links and at ejection ports. A round is the sender's: rounds of different cores may overlap.
 struct RoundTally {
   std::uint64_t packets = 0;
-  std::uint64_t contention_links = 0;
+  std::uint64_t contention_links = 0;  // between messages (PacketObserver::contended)
   std::uint64_t contention_ejection = 0;
+  std::uint64_t contention_links_packets = 0;  // per packet, its own message's included
+  std::uint64_t contention_ejection_packets = 0;
 };
 // One output port's share of a round (stats.per_round_links): flits of the round's unicast
 // packets allocated to it, and the contention events they met there.
 struct LinkRoundTally {
   std::uint64_t flits = 0;
-  std::uint64_t contention_events = 0;
+  std::uint64_t contention_events = 0;  // between messages
+  std::uint64_t contention_events_packets = 0;
 };
 // Per round, per output port (router x kMaxRouterPorts + port), in port order.
 using LinksByRound = std::vector<std::map<std::uint32_t, LinkRoundTally>>;
@@ -86,11 +91,24 @@ class InterfaceContext final : public PacketObserver {
     tally(0, round).packets += packets;  // (a core's command: not during an evaluation)
   }
   void contended(PacketHandle packet, RouterId router, unsigned port, bool on_link,
-                 unsigned thread) override {
+                 bool per_packet, bool per_message, unsigned thread) override {
     const std::uint16_t round = net_.packets.owned<MessageFields>(packet).round;
     RoundTally& t = tally(thread, round);
-    ++(on_link ? t.contention_links : t.contention_ejection);
-    if (round_links_) ++link_tally(thread, round, router, port).contention_events;
+    if (per_message) ++(on_link ? t.contention_links : t.contention_ejection);
+    if (per_packet) ++(on_link ? t.contention_links_packets : t.contention_ejection_packets);
+    if (!round_links_) return;
+    LinkRoundTally& l = link_tally(thread, round, router, port);
+    l.contention_events += per_message;
+    l.contention_events_packets += per_packet;
+  }
+  // A unicast message is what the source NI cut from one command: its packets carry the
+  // same (source, destination, per-destination message number), as reassembly finds them.
+  // A hardware multicast packet, and a synthetic one, is a message of its own.
+  MessageKey message_of(PacketHandle packet) const override {
+    const PacketHeader& h = net_.packets[packet];
+    const MessageFields& m = net_.packets.owned<MessageFields>(packet);
+    if (h.multicast_headers || m.kind == kSyntheticMessageKind) return {h.packet_id, ~0ull};
+    return {(std::uint64_t{h.src} << 32) | h.dst, m.message_seq};
   }
   void allocated(PacketHandle packet, RouterId router, unsigned port, unsigned flits,
                  unsigned thread) override {
@@ -106,6 +124,8 @@ class InterfaceContext final : public PacketObserver {
         total[r].packets += p.rounds[r].packets;
         total[r].contention_links += p.rounds[r].contention_links;
         total[r].contention_ejection += p.rounds[r].contention_ejection;
+        total[r].contention_links_packets += p.rounds[r].contention_links_packets;
+        total[r].contention_ejection_packets += p.rounds[r].contention_ejection_packets;
       }
     return total;
   }
@@ -118,6 +138,7 @@ class InterfaceContext final : public PacketObserver {
           LinkRoundTally& sum = total[r][port];
           sum.flits += t.flits;
           sum.contention_events += t.contention_events;
+          sum.contention_events_packets += t.contention_events_packets;
         }
       }
     return total;

@@ -52,7 +52,7 @@ struct PacketizerCounters {
 class Packetizer {
  public:
   // Kind of the packets a synthetic source makes (their payload is checked, not delivered).
-  static constexpr std::uint8_t kSyntheticKind = 0xff;
+  static constexpr std::uint8_t kSyntheticKind = kSyntheticMessageKind;
 
   Packetizer(NodeId id, const NetworkInterfaceParams& params, const RouterParams& router,
              NetworkContext& net, InterfaceContext& interfaces);

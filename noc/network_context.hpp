@@ -34,14 +34,30 @@ struct RouterScratch {
   }
 };
 
+// Which message a packet is part of (PacketObserver::message_of): the same for every packet of
+// one message, different for packets of different messages. Without an observer each packet
+// is a message of its own.
+struct MessageKey {
+  std::uint64_t source = 0;  // who sent it, and to whom
+  std::uint64_t number = 0;  // which of their messages
+  bool operator==(const MessageKey& o) const { return source == o.source && number == o.number; }
+  bool operator!=(const MessageKey& o) const { return !(*this == o); }
+};
+
 // Who wants to know what happened to a packet at a router: each contention event (Router counts
 // them per output port) and, when asked, each output allocation. The network's owner charges
-// them to what the packet belongs to (the message layer: the sender's round). Called on the
-// evaluating thread (`thread`: a ParallelCycle's, or 0).
+// them to what the packet belongs to (the message layer: the sender's round) and says which
+// message a packet is part of, so that a packet losing its output to a packet of its own
+// message is not counted as contention between messages. Called on the evaluating thread
+// (`thread`: a ParallelCycle's, or 0).
 class PacketObserver {
  public:
+  // `packet` lost output `port` of `router`: counted for it per packet (`per_packet`: its first
+  // loss there) and, when the winner was a packet of another message, per message
+  // (`per_message`: its first such loss there).
   virtual void contended(PacketHandle packet, RouterId router, unsigned port, bool on_link,
-                         unsigned thread) = 0;
+                         bool per_packet, bool per_message, unsigned thread) = 0;
+  virtual MessageKey message_of(PacketHandle packet) const = 0;
   // A unicast packet of `flits` flits was given output `port` of `router` (once per packet and
   // hop; only from routers asked to, Router::report_allocations).
   virtual void allocated(PacketHandle packet, RouterId router, unsigned port, unsigned flits,

@@ -265,6 +265,7 @@ std::vector<std::vector<unsigned>> NocSystem::wave_rows() const {
 void NocSystem::attach_firmware(Firmware& program) {
   check_whole_packets(params_, params_.ni.max_packet_flits, "ni.max_packet_flits");
   interfaces_.tally_rounds();
+  for (auto& r : routers_) r->track_messages();  // contention between messages, not packets
   // HTA routers: the cores may multicast. (Copies end at NIs all over the network, in one
   // table: one thread.)
   const MulticastShape shape = multicast_shape(params_.ni, params_.router);

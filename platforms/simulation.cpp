@@ -365,7 +365,8 @@ const std::vector<std::string>& result_layout() {
       "flits.router_traversals", "flits.link_traversals",
       "messages", "latency_cycles", "network_latency_cycles", "hops", "throughput",
       "contention_events", "contention_events_links", "contention_events_ejection",
-      "contention_events_cores",
+      "contention_events_packets", "contention_events_links_packets",
+      "contention_events_ejection_packets", "contention_events_cores",
       "compression", "nc", "ni", "routers", "energy"};
   return layout;
 }
@@ -455,12 +456,15 @@ void Simulation::gather(RunOutcome& out, double wall_seconds, bool completed) co
     const std::vector<RoundTally> rounds = sys_.interfaces().round_totals();
     for (std::size_t i = 0; i < rounds.size(); ++i) {
       const RoundTally& c = rounds[i];
-      if (c.packets == 0 && c.contention_links == 0 && c.contention_ejection == 0) continue;
+      if (c.packets == 0 && c.contention_links_packets == 0 && c.contention_ejection_packets == 0)
+        continue;
       Report round;
       round.set("round", static_cast<std::uint64_t>(i));
       round.set("packets", c.packets);
       round.set("contention_events_links", c.contention_links);
       round.set("contention_events_ejection", c.contention_ejection);
+      round.set("contention_events_links_packets", c.contention_links_packets);
+      round.set("contention_events_ejection_packets", c.contention_ejection_packets);
       r.append("contention_by_round", std::move(round));
     }
     if (params_.per_round_links) report_round_links(r);
@@ -488,6 +492,7 @@ void Simulation::report_round_links(Report& r) const {
       row.set("to_router", static_cast<std::uint64_t>(topo.peer(router, port).router));
       row.set("flits", t.flits);
       row.set("contention_events", t.contention_events);
+      row.set("contention_events_packets", t.contention_events_packets);
       r.append("links_by_round", std::move(row));
     }
 }

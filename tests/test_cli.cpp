@@ -428,3 +428,18 @@ TEST_CASE("cli: no SystemC banner, whatever the environment says", "[cli]") {
     }
   }
 }
+
+// Synthetic traffic: every packet is a message of its own, so contention between messages is
+// contention between packets, key for key and link for link.
+TEST_CASE("cli: synthetic traffic counts contention between messages as per packet", "[cli]") {
+  const auto j = collnoc::test::run_json(
+      "--set topology.k=4 --set traffic.injection_rate=0.4 --set sim.warmup_cycles=0 "
+      "--set sim.measure_cycles=2000",
+      "contention_synthetic");
+  CHECK(j["contention_events_links"].get<std::uint64_t>() > 0);
+  CHECK(j["contention_events_ejection"].get<std::uint64_t>() > 0);
+  CHECK(j["contention_events_packets"] == j["contention_events"]);
+  CHECK(j["contention_events_links_packets"] == j["contention_events_links"]);
+  CHECK(j["contention_events_ejection_packets"] == j["contention_events_ejection"]);
+  for (const auto& link : j["links"]) CHECK(link["contention_events_packets"] == link["contention_events"]);
+}

@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <functional>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -54,19 +56,26 @@ struct Timing {
 };
 using Overrides = std::vector<std::pair<std::string, std::string>>;
 
-// OneMessage (32 words: 128 bytes) on an idle 2-node mesh under preset nocmsg with every cost
-// 0 except those each case sets (core.software.* name, value), all cases side by side in one
-// simulation (one elaboration per process).
-std::vector<Timing> one_message(const std::vector<Overrides>& cases) {
-  struct Run {
-    std::unique_ptr<NocSystem> sys;
-    OneMessage* program;
-    std::unique_ptr<Firmware> fw;
-  };
+// One program per case on an idle 2-node mesh under preset nocmsg with every cost 0 except
+// those each case sets (core.software.* name, value), all cases side by side in one simulation
+// (one elaboration per process); `make` gives each case's program, `seeds` its sim.seed (1 if
+// not given). Returns each case's report, and the runs (which own the programs).
+using MakeProgram = std::function<std::unique_ptr<Firmware>(std::size_t)>;
+struct Run {
+  std::unique_ptr<NocSystem> sys;
+  std::unique_ptr<Firmware> fw;
+};
+struct Runs {
+  std::vector<Run> runs;
+  std::vector<Report> reports;
+};
+Runs run_cases(const std::vector<Overrides>& cases, const MakeProgram& make,
+               const std::vector<std::uint64_t>& seeds = {}) {
   std::vector<Run> runs;
   for (std::size_t c = 0; c < cases.size(); ++c) {
     FirmwareParams fp;
     fp.software.model = "nocmsg";
+    if (c < seeds.size()) fp.seed = seeds[c];
     for (std::size_t i = 0; i < kSoftwareCostCount; ++i)
       fp.software.overrides[i] = i == kChannelSetup ? "false" : "0";
     for (const auto& [key, value] : cases[c])
@@ -78,26 +87,64 @@ std::vector<Timing> one_message(const std::vector<Overrides>& cases) {
     pp.instance = "system" + std::to_string(c);
     Run r;
     r.sys = make_platform(pp);
-    auto owned = std::make_unique<OneMessage>(32, 10);
-    r.program = owned.get();
-    r.fw = with_software_model(std::move(owned), "one_message", fp, 2);
+    r.fw = with_software_model(make(c), "one_message", fp, 2);
     r.sys->attach_firmware(*r.fw);
     runs.push_back(std::move(r));
   }
   std::vector<const NocSystem*> systems;
   for (const Run& r : runs) systems.push_back(r.sys.get());
-  test::run_until_finished(systems, 100000);
-  std::vector<Timing> out;
+  test::run_until_finished(systems, 1000000);
+  Runs out;
   for (const Run& r : runs) {
     CHECK(r.fw->data_verified());
     Report report;
     r.fw->report(report);
     CHECK(test::get<std::string>(report, "software.model") == "nocmsg");
-    out.push_back({r.program->send_, r.program->recv_, r.program->fold_,
-                   test::get<std::uint64_t>(report, "software.cycles")});
+    out.reports.push_back(std::move(report));
   }
+  out.runs = std::move(runs);
   return out;
 }
+
+// OneMessage (32 words: 128 bytes) per case (run_cases).
+std::vector<Timing> one_message(const std::vector<Overrides>& cases) {
+  std::vector<OneMessage*> programs;
+  const Runs runs = run_cases(cases, [&](std::size_t) {
+    auto p = std::make_unique<OneMessage>(32, 10);
+    programs.push_back(p.get());
+    return p;
+  });
+  std::vector<Timing> out;
+  for (std::size_t c = 0; c < cases.size(); ++c)
+    out.push_back({programs[c]->send_, programs[c]->recv_, programs[c]->fold_,
+                   test::get<std::uint64_t>(runs.reports[c], "software.cycles")});
+  return out;
+}
+
+// Core 0 sends `count` one-word messages to core 1, which receives them; records how long each
+// send took.
+class ManySends : public Firmware {
+ public:
+  explicit ManySends(unsigned count) : count_(count) {}
+  void run(MessageLayer& ml) override {
+    for (unsigned i = 0; i < count_; ++i) {
+      if (ml.rank() == 0) {
+        const Cycle t = ml.now();
+        ml.send(1, Words{i});
+        sends.push_back(ml.now() - t);
+      } else if (ml.rank() == 1) {
+        intact_ &= ml.recv(0) == Words{i};
+      }
+    }
+  }
+  void report(Report&) const override {}
+  bool data_verified() const override { return intact_; }
+  std::vector<Cycle> sends;
+
+ private:
+  unsigned count_;
+  bool intact_ = true;
+};
 
 // A message of w words one hop away, from the send call to the cycle it is available at the
 // destination NI (as tests/test_message_protocol.cpp).
@@ -245,5 +292,72 @@ TEST_CASE("cli: with the default model nocmsg beats the MPI-style baseline at on
     CHECK(theirs["software"]["model"] == "ilib_mpi");
     CHECK(ours["collective"]["execution_cycles"].get<std::uint64_t>() <
           theirs["collective"]["execution_cycles"].get<std::uint64_t>());
+  }
+}
+
+TEST_CASE("software timing jitter: each charge within its bound, seeded, none at zero",
+          "[software]") {
+  const SystemParams sp;
+  const Cycle base = sp.ni.send_overhead_cycles + 100;  // the NI's, and the charge
+  std::vector<ManySends*> programs;
+  const auto send100 = [](const std::string& jitter) {
+    return Overrides{{"send_overhead_cycles", "100"}, {"jitter_percent", jitter}};
+  };
+  const std::vector<Overrides> cases = {send100("0"), send100("10"), send100("10"),
+                                        send100("10"), send100("100")};
+  const Runs runs = run_cases(
+      cases,
+      [&](std::size_t) {
+        auto p = std::make_unique<ManySends>(40);
+        programs.push_back(p.get());
+        return p;
+      },
+      {1, 1, 1, 2, 1});
+  for (ManySends* p : programs) REQUIRE(p->sends.size() == 40);
+  // Zero: exactly the charge, every time.
+  for (Cycle t : programs[0]->sends) CHECK(t == base);
+  // 10 %: 100 .. 110 cycles, not all alike.
+  const std::vector<Cycle>& ten = programs[1]->sends;
+  for (Cycle t : ten) {
+    CHECK(t >= base);
+    CHECK(t <= base + 10);
+  }
+  CHECK(std::set<Cycle>(ten.begin(), ten.end()).size() > 1);
+  // The same seed draws the same, another seed otherwise.
+  CHECK(programs[2]->sends == ten);
+  CHECK(programs[3]->sends != ten);
+  // 100 %: up to twice the charge, and the draws use the range.
+  const std::vector<Cycle>& full = programs[4]->sends;
+  for (Cycle t : full) CHECK(t <= base + 100);
+  CHECK(*std::max_element(full.begin(), full.end()) > base + 50);
+}
+
+// Repetitions of a collective that synchronises every core (recursive doubling: each run ends
+// when all have exchanged with all): without jitter every run takes the nominal time
+// (docs/manycore.md's table), with the preset's jitter (ilib_mpi: 25 %) each run its own,
+// the same for the same seed and other for another seed.
+TEST_CASE("cli: jitter gives a collective variance over repetitions, seeded", "[software][cli]") {
+  const std::string allreduce =
+      "--set platform=tilepro --set workload.kind=collective --set workload.collective=allreduce "
+      "--set workload.algorithm=recursive_doubling --set workload.grid=4x4 "
+      "--set workload.repetitions=4";
+  const auto exact = run_json(allreduce + " --set core.software.jitter_percent=0", "jitter_zero");
+  CHECK(exact["collective"]["repetition_cycles"] ==
+        std::vector<std::uint64_t>{20456, 20456, 20456, 20456});
+  CHECK(exact["collective"]["variance_cycles2"] == 0);
+  const auto a = run_json(allreduce, "jitter_a");
+  const auto again = run_json(allreduce, "jitter_again");
+  const auto other = run_json(allreduce + " --set seed=2", "jitter_other");
+  const auto times = a["collective"]["repetition_cycles"].get<std::vector<std::uint64_t>>();
+  REQUIRE(times.size() == 4);
+  CHECK(std::set<std::uint64_t>(times.begin(), times.end()).size() > 1);
+  CHECK(a["collective"]["variance_cycles2"].get<double>() > 0);
+  CHECK(again["collective"]["repetition_cycles"] == a["collective"]["repetition_cycles"]);
+  CHECK(other["collective"]["repetition_cycles"] != a["collective"]["repetition_cycles"]);
+  // Jitter only adds, each charge at most a quarter; the software is nearly all of the time
+  // (the hardware alone: 76 cycles).
+  for (std::uint64_t t : times) {
+    CHECK(t > 20456);
+    CHECK(t <= 20456 * 5 / 4 + 76);
   }
 }

@@ -174,7 +174,7 @@ void Router::start_head(unsigned ivc_index, const Arrival& head, Cycle arrived, 
   InputVc& ivc = in_vcs_[ivc_index];
   ivc.state = VcState::routing;
   ++routing_count_;
-  ivc.contended = false;
+  ivc.contended = 0;
   ivc.ready_cycle = std::max<Cycle>(arrived + hop_latency_cycles_ - 1, earliest);
   if (ages_)  // (once per packet and router, for oldest-first allocators only)
     created_[ivc_index] =
@@ -237,18 +237,92 @@ void Router::finish(Cycle now) {
   }
 }
 
-void Router::count_contention(unsigned i, unsigned port, unsigned thread) {
+void Router::track_messages() {
+  if (!net_.packet_observer) return;
+  grant_hooks_ |= kTrackMessages;
+  // (No packet yet: a key no message has.)
+  vc_messages_.assign(2u * ports_ * vcs_, MessageKey{~0ull, ~0ull});
+  message_contention_.assign(ports_, 0);
+}
+
+void Router::granted(const VcGrant& g, unsigned thread) {
+  if (grant_hooks_ & kTrackMessages) {  // this packet's message, and the one before on this VC
+    MessageKey* m = &vc_messages_[2u * (g.out_port * vcs_ + g.out_vc)];
+    m[1] = m[0];
+    m[0] = message_at(g.input);
+  }
+  if (grant_hooks_ & kReportAllocations)
+    net_.packet_observer->allocated(front(g.input).flit.packet, id_, g.out_port,
+                                    routes_[g.input].length, thread);
+}
+
+void Router::count_observed_contention(unsigned i, unsigned port, unsigned thread, Rival rival,
+                                       const RouterScratch& s) {
   InputVc& ivc = in_vcs_[i];
-  if (ivc.contended) return;
-  ivc.contended = true;
-  ++stats_[port].contention_events;
-  if (net_.packet_observer) report_contention(i, port, thread);
+  if (!tracking()) {  // (each packet its own message)
+    ivc.contended = kContendedBoth;
+    ++stats_[port].contention_events;
+    return report_contention(i, port, thread, true, true);
+  }
+  const bool per_packet = !(ivc.contended & kContendedPacket);
+  const bool per_message =
+      !(ivc.contended & kContendedMessage) && other_message(i, port, rival, s, message_at(i));
+  if (per_packet) {
+    ivc.contended |= kContendedPacket;
+    ++stats_[port].contention_events;
+  }
+  if (per_message) {
+    ivc.contended |= kContendedMessage;
+    ++message_contention_[port];
+  }
+  if (per_packet || per_message) report_contention(i, port, thread, per_packet, per_message);
+}
+
+bool Router::other_message(unsigned i, unsigned port, Rival rival, const RouterScratch& s,
+                           const MessageKey& mine) const {
+  switch (rival) {
+    case Rival::multicast:  // (a multicast message is never a unicast packet's own)
+      return true;
+    case Rival::downstream: {
+      const InputVc& ivc = in_vcs_[i];
+      return vc_messages_[2u * (ivc.out_port * vcs_ + ivc.out_vc) + 1] != mine;
+    }
+    case Rival::switch_winner: {
+      const SwitchGrants& g = s.sw_grants;
+      for (unsigned w = 0; w < g.count; ++w)
+        if (g.winners[w].out_port == port)
+          return message_at(g.winners[w].in_port * vcs_ + g.winners[w].in_vc) != mine;
+      return true;
+    }
+    case Rival::vc_holders: {
+      // The VCs of its first candidate, as it asked for them: held by a packet (or granted to
+      // one this cycle), or free but not yet reallocatable while the last packet's flits fill
+      // the downstream buffer. A free VC it could have had lost to another head: counted.
+      const HeadRoute& head = routes_[i];
+      const unsigned base = head.vc_class * vcs_per_class_;
+      const bool whole_packet = switching_ != Switching::wormhole;
+      for (unsigned v = base + head.route[0].vc_begin; v < base + head.route[0].vc_end; ++v) {
+        const OutputVc& ov = out_vc(port, v);
+        if (ov.owner >= 0) {
+          if (static_cast<unsigned>(ov.owner) >= ports_ * vcs_ || message_at(ov.owner) != mine)
+            return true;
+        } else if (ov.credits < ov.realloc_credits || (whole_packet && ov.credits < head.length)) {
+          if (vc_messages_[2u * (port * vcs_ + v)] != mine) return true;
+        } else {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+  return true;
 }
 
 // The front flit is the losing packet's own.
-void Router::report_contention(unsigned i, unsigned port, unsigned thread) {
+void Router::report_contention(unsigned i, unsigned port, unsigned thread, bool per_packet,
+                               bool per_message) {
   net_.packet_observer->contended(front(i).flit.packet, id_, port, out(port).to_router,
-                                      thread);
+                                  per_packet, per_message, thread);
 }
 
 // At: on a parallel cycle the blocks at the other ends of the links may be evaluating on
@@ -441,7 +515,8 @@ void Router::request_switch(At at, unsigned i, RouterScratch& s) {
   const InputVc& ivc = in_vcs_[i];
   if (out_vc(ivc.out_port, ivc.out_vc).credits == 0) {
     // A head whose output VC is still full of an earlier packet waits on that packet.
-    if (front(i).flit.is_head()) count_contention(i, ivc.out_port, at.thread());
+    if (front(i).flit.is_head())
+      count_contention(i, ivc.out_port, at.thread(), Rival::downstream, s);
     return;
   }
   SwitchRequests& req = s.sw_requests;
@@ -469,14 +544,12 @@ void Router::allocate_vcs(At at, RouterScratch& s) {
     ivc.out_vc = g.out_vc;
     out_vc(g.out_port, g.out_vc).owner = static_cast<std::int16_t>(g.input);
     hold(g.out_port, g.out_vc, now);
-    if (report_allocations_)
-      net_.packet_observer->allocated(front(g.input).flit.packet, id_, g.out_port,
-                                          routes_[g.input].length, at.thread());
+    if (grant_hooks_) granted(g, at.thread());
   }
   // A ready head that got no output VC lost it to another packet (held, or won this cycle).
   for (unsigned i : s.routing_vcs)
     if (in_vcs_[i].state == VcState::routing && routes_[i].route.size() > 0)
-      count_contention(i, routes_[i].route[0].port, at.thread());
+      count_contention(i, routes_[i].route[0].port, at.thread(), Rival::vc_holders, s);
   for (const VcGrant& g : s.vc_grants) request_switch(at, g.input, s);
 }
 
@@ -496,7 +569,8 @@ void Router::allocate_switch(At at, RouterScratch& s) {
     for (std::uint32_t vcs = req.vcs[p]; vcs; vcs &= vcs - 1) {
       const unsigned index = p * vcs_ + static_cast<unsigned>(__builtin_ctz(vcs));
       const unsigned out = req.out_port[index];
-      if ((g.outputs >> out) & 1u) count_contention(index, out, at.thread());
+      if ((g.outputs >> out) & 1u)
+        count_contention(index, out, at.thread(), Rival::switch_winner, s);
     }
   }
 }
@@ -842,7 +916,7 @@ void Router::withdraw_requests(unsigned thread, RouterScratch& s) {
       const unsigned index = p * vcs_ + v;
       if ((s.multicast_outputs >> req.out_port[index]) & 1u) {
         req.vcs[p] &= ~(std::uint32_t{1} << v);
-        count_contention(index, req.out_port[index], thread);
+        count_contention(index, req.out_port[index], thread, Rival::multicast, s);
       } else {
         ++left;
       }
@@ -896,13 +970,19 @@ Cycle Router::next_work_cycle(Cycle now) const {
 void Router::report(Tally& t, const Topology& topo) const {
   const Cycle cycles = clock().now();
   std::uint64_t flits = 0, link_flits = 0, contention = 0, link_contention = 0;
+  std::uint64_t packet_contention = 0, link_packet_contention = 0;
   for (unsigned p = 0; p < ports_; ++p) {
     if (!output_connected(p)) continue;
     const OutputCounters c = output_counters(p);
     flits += c.flits;
     contention += c.contention_events;
+    packet_contention += c.contention_events_packets;
     const bool local = topo.is_local_port(p);
-    if (!local) link_flits += c.flits, link_contention += c.contention_events;
+    if (!local) {
+      link_flits += c.flits;
+      link_contention += c.contention_events;
+      link_packet_contention += c.contention_events_packets;
+    }
     Report link;
     link.set("router", static_cast<std::uint64_t>(id_));
     link.set("port", topo.port_name(p));
@@ -912,6 +992,7 @@ void Router::report(Tally& t, const Topology& topo) const {
     link.set("utilization", cycles ? static_cast<double>(c.flits) / cycles : 0.0);
     link.set("busy_cycles", c.busy_cycles);
     link.set("contention_events", c.contention_events);
+    link.set("contention_events_packets", c.contention_events_packets);
     if (vc_usage_) {
       std::vector<std::uint64_t> busy(vcs_);
       std::vector<double> share(vcs_);
@@ -929,6 +1010,9 @@ void Router::report(Tally& t, const Topology& topo) const {
   t.count("contention_events", contention);
   t.count("contention_events_links", link_contention);
   t.count("contention_events_ejection", contention - link_contention);
+  t.count("contention_events_packets", packet_contention);
+  t.count("contention_events_links_packets", link_packet_contention);
+  t.count("contention_events_ejection_packets", packet_contention - link_packet_contention);
   const double occupancy =
       cycles ? static_cast<double>(occupancy_flit_cycles(cycles)) / cycles : 0.0;
   t.average("routers.buffer_occupancy_mean_flits", occupancy);

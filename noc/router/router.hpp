@@ -10,7 +10,8 @@
 // a + hop_latency_cycles - 1 and, if it wins both, is sent on the output link that cycle; with a
 // 1-cycle link it is in the next router in cycle a + hop_latency_cycles. Body flits follow one
 // per cycle. Wormhole, virtual cut-through and store-and-forward differ only in when a packet
-// may advance (see Switching); contention is counted where a packet loses (count_contention).
+// may advance (see Switching); contention is counted where a packet loses (count_contention):
+// per packet, and between messages, where the winner is a packet of another message.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -126,7 +127,10 @@ struct RouterEvents {
 struct OutputCounters {
   std::uint64_t flits = 0;              // flits sent
   std::uint64_t busy_cycles = 0;        // cycles at least one of its VCs was held by a packet
-  std::uint64_t contention_events = 0;  // packets that had a flit ready but lost this output
+  // Packets that had a flit ready but lost this output to a packet of another message (each
+  // packet its own message unless the network's observer says otherwise: Router::track_messages).
+  std::uint64_t contention_events = 0;
+  std::uint64_t contention_events_packets = 0;  // ... to any other packet, its message's too
 };
 
 class Router : public Clocked<Router> {
@@ -159,7 +163,10 @@ class Router : public Clocked<Router> {
   // Appends what deadlock recovery does here to `log` (tests, studies; null: nothing).
   void log_recovery(std::vector<RecoveryEvent>* log) { recovery_log_ = log; }
   OutputCounters output_counters(unsigned port) const {
-    return OutputCounters{out(port).flits, stats_[port].busy_cycles, stats_[port].contention_events};
+    const OutputStats& st = stats_[port];
+    return OutputCounters{out(port).flits, st.busy_cycles,
+                          tracking() ? message_contention_[port] : st.contention_events,
+                          st.contention_events};
   }
   bool output_connected(unsigned port) const { return out(port).link != nullptr; }
   bool input_connected(unsigned port) const { return in_links_[port] != nullptr; }
@@ -180,7 +187,13 @@ class Router : public Clocked<Router> {
   }
   // Tells the network's contention observer of every unicast output allocation (per packet
   // and hop: stats.per_round_links); needs one.
-  void report_allocations() { report_allocations_ = net_.packet_observer != nullptr; }
+  void report_allocations() {
+    if (net_.packet_observer) grant_hooks_ |= kReportAllocations;
+  }
+  // Counts contention between messages as the network's observer groups packets into messages
+  // (PacketObserver::message_of), not a packet losing to a packet of its own message; needs
+  // one. Without it each packet is a message of its own (the two counts are equal).
+  void track_messages();
   // Its counters into the results (up to the current cycle), and a row per output link.
   void report(Tally& t, const Topology& topo) const;
   // Appends one line per non-empty input VC: what its front flit waits for.
@@ -209,7 +222,7 @@ class Router : public Clocked<Router> {
     std::uint16_t head = 0, count = 0;
     VcState state = VcState::idle;
     std::uint8_t out_port = 0, out_vc = 0;  // the output VC it holds (state active)
-    bool contended = false;  // this packet's contention at this router is already counted
+    std::uint8_t contended = 0;  // this packet's contention here already counted: kContended*
   };
   static_assert(sizeof(InputVc) == 16, "InputVc: four to a cache line");
   // What allocation reads of a waiting head: its routing candidates, its class and length.
@@ -239,8 +252,17 @@ class Router : public Clocked<Router> {
   };
   static_assert(sizeof(OutputPort) == 32 && sizeof(OutputVc) == 8, "an output port's block");
   struct OutputStats {
-    std::uint64_t busy_cycles = 0, contention_events = 0;
+    std::uint64_t busy_cycles = 0, contention_events = 0;  // (contention: per packet)
   };
+  // What the VC allocation loop calls out of line for each grant (grant_hooks_).
+  static constexpr std::uint8_t kReportAllocations = 1, kTrackMessages = 2;
+  // InputVc::contended: what has been counted of its packet's contention at this router.
+  static constexpr std::uint8_t kContendedPacket = 1, kContendedMessage = 2,
+                                kContendedBoth = kContendedPacket | kContendedMessage;
+  // Whom a packet lost its output to (count_contention): the packet before it on its output VC,
+  // whose flits fill the downstream buffer; the packets holding, or granted this cycle, the VCs
+  // it asked for; the winner of the switch for that output; a multicast message.
+  enum class Rival : std::uint8_t { downstream, vc_holders, switch_winner, multicast };
   // A multicast message at the front of an input VC: the outputs allocated to it here (and
   // their VCs, in mc_out_vc_), and what delayed header routing and deadlock detection need.
   // A message, or the part of one, that deadlock recovery took out of the network: the
@@ -381,10 +403,34 @@ class Router : public Clocked<Router> {
   }
   void hold(unsigned port, unsigned vc, Cycle now);
   void release(unsigned port, unsigned vc, Cycle now);
-  // A packet that lost its output (`thread`: the evaluating one's, for the observer).
-  void count_contention(unsigned i, unsigned port, unsigned thread);
+  // A packet that lost its output to `rival` (`thread`: the evaluating one's, for the
+  // observer; `s`: this cycle's grants, for a switch winner).
+  void count_contention(unsigned i, unsigned port, unsigned thread, Rival rival,
+                        const RouterScratch& s) {
+    InputVc& ivc = in_vcs_[i];
+    if (ivc.contended == kContendedBoth) return;
+    if (net_.packet_observer) return count_observed_contention(i, port, thread, rival, s);
+    ivc.contended = kContendedBoth;  // (each packet its own message)
+    ++stats_[port].contention_events;
+  }
+  // With an observer (out of line: the allocation stages stay lean): counts the packet's loss
+  // and, tracking messages, the message's if `rival` is a packet of another message; tells
+  // the observer.
+  [[gnu::noinline]] void count_observed_contention(unsigned i, unsigned port, unsigned thread,
+                                                   Rival rival, const RouterScratch& s);
+  // Output VC `g` went to a packet: what grant_hooks_ asks for.
+  [[gnu::noinline]] void granted(const VcGrant& g, unsigned thread);
+  bool tracking() const { return !vc_messages_.empty(); }  // track_messages()
+  // The key of the message of the packet at the front of input VC i (tracking()).
+  MessageKey message_at(unsigned i) const {
+    return net_.packet_observer->message_of(front(i).flit.packet);
+  }
+  // Whether `rival` includes a packet of a message other than `mine`.
+  bool other_message(unsigned i, unsigned port, Rival rival, const RouterScratch& s,
+                     const MessageKey& mine) const;
   // Tells the network's contention observer (out of line: the allocation stages stay lean).
-  [[gnu::noinline]] void report_contention(unsigned i, unsigned port, unsigned thread);
+  [[gnu::noinline]] void report_contention(unsigned i, unsigned port, unsigned thread,
+                                           bool per_packet, bool per_message);
   // Calls f(input VC index) for every input VC holding flits, in index order.
   template <typename F>
   void for_each_nonempty(F&& f) const {
@@ -449,7 +495,7 @@ class Router : public Clocked<Router> {
   bool sinks_ = false;           // a local port has more than one sink channel (sink_next_)
   bool ages_ = false;            // an allocator is oldest-first: keep created_ (start_head)
   bool vc_usage_ = false;        // record_vc_usage(): hold and release time each VC
-  bool report_allocations_ = false;  // report_allocations(): on a line the cycle reads
+  std::uint8_t grant_hooks_ = 0;  // kReportAllocations | kTrackMessages: on a line the cycle reads
   std::uint8_t multicast_class_ = 0xff;  // the class multicast messages use; none = 0xff
   Link** in_links_;
   std::uint64_t* nonempty_;  // bit per input VC with flits buffered
@@ -502,6 +548,11 @@ class Router : public Clocked<Router> {
     std::uint64_t cycles = 0;
   };
   std::vector<VcBusy> vc_busy_;  // per output port and VC, with vc_usage_
+  // track_messages(): per output port and VC, the message of the packet that holds or last
+  // held it, then that of the packet before (2 x (port * vcs + vc), + 1); per output port,
+  // its contention events between messages.
+  std::vector<MessageKey> vc_messages_;
+  std::vector<std::uint64_t> message_contention_;
   void note(Cycle now, RecoveryEvent::What what, PacketHandle packet) {
     if (recovery_log_) recovery_log_->push_back({now, what, net_.packets[packet].packet_id});
   }
