@@ -66,7 +66,9 @@ class NetworkInterface : public Clocked<NetworkInterface> {
 
   NodeId id() const { return id_; }
   const Packetizer& packetizer() const { return packetizer_; }
-  void log_injections() { packetizer_.log_injections(); }
+  void count_tile_injections(TileInjections* tile, unsigned core) {
+    packetizer_.count_tile_injections(tile, core);
+  }
   const Reassembler& reassembler() const { return reassembler_; }
   void record_flows(NodeId nodes) { reassembler_.record_flows(nodes); }
   const TlmFrontEnd& front_end() const { return front_end_; }

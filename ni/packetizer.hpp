@@ -16,6 +16,7 @@
 #include "ni/ni_params.hpp"
 #include "ni/ni_protocol.hpp"
 #include "ni/payload.hpp"
+#include "ni/tile_injections.hpp"
 #include "ni/trace.hpp"
 #include "ni/traffic.hpp"
 #include "noc/link.hpp"
@@ -120,11 +121,12 @@ class Packetizer {
   const std::array<CodecWords, 4>& codec_words() const { return codec_words_; }
   // Its counters into the results, the queue's time average up to `now`.
   void report(Tally& t, Cycle now) const;
-  // Records every packet's injection, head to tail, in order (NocSystem counts the cores of a
-  // tile injecting at once from it: contention_events_cores).
-  void log_injections() { log_injections_ = true; }
-  using Injections = std::vector<std::pair<Cycle, Cycle>>;
-  const Injections& injections() const { return injections_; }
+  // Tells `tile` of every packet's injection, head to tail, as core `core` of its tile (the
+  // cores of a tile injecting at once: contention_events_cores).
+  void count_tile_injections(TileInjections* tile, unsigned core) {
+    tile_ = tile;
+    tile_core_ = core;
+  }
   void trace(sc_core::sc_trace_file* tf, const std::string& base);
 
  private:
@@ -197,7 +199,6 @@ class Packetizer {
   bool unicast_multicast_ = false;  // ... sent as unicast packets (software, column_path)
   unsigned queued_messages_[2] = {0, 0};  // synthetic unicast, multicast messages queued
   bool traced_ = false;
-  bool log_injections_ = false;
   std::uint8_t words_per_flit_;
   bool trace_driven_ = false;  // trace_ is set (a flag on the hot line: the feed is not)
   NetworkContext& net_;
@@ -205,7 +206,8 @@ class Packetizer {
   std::unique_ptr<SyntheticSource> source_;
   const PayloadGenerator* payload_ = nullptr;
   MeasurementWindow window_;
-  Injections injections_;  // (log_injections)
+  TileInjections* tile_ = nullptr;  // (count_tile_injections)
+  unsigned tile_core_ = 0;
   std::size_t queued_packets_ = 0;
   Cycle queue_since_ = 0;
   std::uint64_t next_packet_ = 1;  // per-source packet number (0: no packet, in waves)
@@ -332,6 +334,7 @@ void Packetizer::inject(At at) {
     }
     if (!found) return;
     tx_hdr_.injected_cycle = now;
+    if (tile_) tile_->head_left(tile_core_, now);
     tx_flit_.packet = net_.allocate_packet(at);
     net_.packets[tx_flit_.packet] = tx_hdr_;
     net_.packets.emplace_owned<MessageFields>(tx_flit_.packet, tx_hdr_);
@@ -379,7 +382,7 @@ void Packetizer::inject(At at) {
     return;
   }
   tx_flit_.kind = FlitKind::unicast;
-  if (log_injections_) injections_.emplace_back(tx_hdr_.injected_cycle, now);
+  if (tile_) tile_->tail_left(tile_core_, tx_hdr_.injected_cycle, now);
   end_packet();
 }
 

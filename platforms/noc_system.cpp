@@ -288,8 +288,13 @@ void NocSystem::attach_firmware(Firmware& program) {
   }
   // Two or more cores per router (scc): their injections, to count the cores of a tile
   // injecting at once (report).
-  if (topology_->endpoints_per_router() > 1)
-    for (auto& ni : nis_) ni->log_injections();
+  const Topology& topo = *topology_;
+  if (topo.endpoints_per_router() > 1) {
+    tile_injections_.assign(topo.num_routers(), TileInjections(topo.endpoints_per_router()));
+    for (RouterId r = 0; r < topo.num_routers(); ++r)
+      for (unsigned i = 0; i < topo.endpoints_per_router(); ++i)
+        nis_[topo.endpoint_at(r, i)]->count_tile_injections(&tile_injections_[r], i);
+  }
   on_cores_attached();
 }
 
@@ -333,33 +338,12 @@ std::uint64_t NocSystem::payload_errors() const {
   return n;
 }
 
-namespace {
-
-// Pairs of packets, one of `a` and one of `b`, whose injections (head to tail, each list in
-// time order and one after another) share a cycle.
-std::uint64_t overlapping_injections(const Packetizer::Injections& a, const Packetizer::Injections& b) {
-  std::uint64_t pairs = 0;
-  std::size_t from = 0;
-  for (const auto& [head, tail] : a) {
-    while (from < b.size() && b[from].second < head) ++from;
-    for (std::size_t j = from; j < b.size() && b[j].first <= tail; ++j) ++pairs;
-  }
-  return pairs;
-}
-
-}  // namespace
-
 void NocSystem::report(Tally& t) const {
-  const Topology& topo = *topology_;
-  if (topo.endpoints_per_router() > 1 && !cores_.empty()) {
+  if (!tile_injections_.empty()) {
     // Core contention: the cores of one tile share its way into the router (SCC's mesh
     // interface); a pair of their packets injected in a common cycle is one event.
     std::uint64_t events = 0;
-    for (RouterId r = 0; r < topo.num_routers(); ++r)
-      for (unsigned i = 0; i < topo.endpoints_per_router(); ++i)
-        for (unsigned j = i + 1; j < topo.endpoints_per_router(); ++j)
-          events += overlapping_injections(nis_[topo.endpoint_at(r, i)]->packetizer().injections(),
-                                           nis_[topo.endpoint_at(r, j)]->packetizer().injections());
+    for (const TileInjections& tile : tile_injections_) events += tile.events();
     t.count("contention_events_cores", events);
   }
   for (const auto& ni : nis_) ni->report(t);

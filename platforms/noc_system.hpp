@@ -163,6 +163,8 @@ class NocSystem : public sc_core::sc_module {
   std::vector<StateMemory::Owned<Router>> routers_;
   std::pmr::deque<Link> links_{net_.state.resource()};
   std::vector<StateMemory::Owned<NetworkInterface>> nis_;
+  // Per router with two or more cores (scc), their injections (contention_events_cores).
+  std::vector<TileInjections> tile_injections_;
   std::vector<std::unique_ptr<Core>> cores_;
   std::size_t cores_finished_ = 0;
   TrafficParams traffic_;
