@@ -16,6 +16,13 @@ NAME is one study (one command each):
   scc_protocols
              scc: pairwise alltoall, binomial reduce and broadcast, recursive-doubling allreduce
              under msg.protocol eager, rendezvous and mpb: MB/s vs message size
+  scc_libraries
+             scc (48 cores), the SCC's libraries at nominal software costs: NoCMsg on the
+             message-passing buffers (core.software_model=auto) against RCCE and RCKMPI (the
+             MPI-style algorithms over put / get with flags, msg.protocol=mpb, presets rcce and
+             rckmpi): effective MB/s (what the collective delivers / execution time) vs
+             message size for alltoall, broadcast, reduce, allreduce, and the 48-core
+             barrier's finish time per core
   all        every study above
 
 Each study runs `collnoc sweep` once per (collective, algorithm) series and writes into DIR
@@ -24,6 +31,10 @@ Each study runs `collnoc sweep` once per (collective, algorithm) series and writ
                   MB/s, data verified
   NAME.png        one panel per collective, one line per algorithm
   NAME_commands.txt  the `collnoc sweep` command of every series
+scc_libraries adds a column effective_mb_per_s to its CSV, plots it, and writes
+scc_libraries_barrier.csv (per library: the barrier's time, the mean and max of the cores'
+finish times, odd and even cores apart) and scc_libraries_barrier_cores.csv (each core's
+finish time, the PNG's fifth panel).
 Plots need matplotlib (Debian: python3-matplotlib). See docs/manycore.md.
 Exit status: 0 ok, 1 a sweep failed, 2 bad usage or missing collnoc / matplotlib.
 """
@@ -35,7 +46,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from study_tools import add_common_args, check_tools, pyplot, read_csv, write_csv  # noqa: E402
+from study_tools import (add_common_args, check_tools, plot_panels, pyplot,  # noqa: E402
+                         read_csv, run_collnoc, write_csv)
 
 GRIDS = ["2x2", "3x3", "4x4", "5x5", "6x6", "7x7"]
 SIZES = [128, 1024, 8192, 65536, 262144, 1048576]
@@ -236,9 +248,111 @@ def run_protocols(args, out_dir):
     return 0
 
 
+# ---------------------------------------------------------------- the SCC's libraries
+# SPEC 6.5's comparison on the SCC: NoCMsg on the message-passing buffers under its own costs
+# (`auto` charges the nocmsg preset) against RCCE and RCKMPI, the MPI-style baselines over put /
+# get with flags under their presets. Nominal costs (no jitter): one run is the mechanisms alone.
+# (library, sets, index into ALGORITHMS: 0 the NoCMsg set, 1 the MPI-style baseline)
+SCC_NOMINAL = {"platform": "scc", "core.software.jitter_percent": 0}
+LIBRARIES = [
+    ("nocmsg", dict(SCC_NOMINAL, **{"core.software_model": "auto"}), 0),
+    ("rcce", dict(SCC_NOMINAL, **{"core.software_model": "rcce", "msg.protocol": "mpb"}), 1),
+    ("rckmpi", dict(SCC_NOMINAL, **{"core.software_model": "rckmpi", "msg.protocol": "mpb"}), 1),
+]
+SCC_RANKS = 48  # the default workload.grid, 6x4 tiles of two cores
+# Effective throughput counts what the collective delivers, the same for every algorithm:
+# messages of workload.message_bytes per collective (allreduce: a reduce and a broadcast).
+# mb_per_s counts what the algorithm hands to the network (NoCMsg's alltoall: each byte also
+# to and from a tile's leader; recursive doubling: about twice the data), so it compares
+# algorithms of the same traffic only.
+DELIVERED_MESSAGES = {"alltoall": SCC_RANKS * (SCC_RANKS - 1), "broadcast": SCC_RANKS - 1,
+                      "reduce": SCC_RANKS - 1, "allreduce": 2 * (SCC_RANKS - 1)}
+
+
+def barrier_per_core(library, r):
+    """The summary row of one barrier run: its time and the cores' finish times (us). Rank 2t+1
+    is the odd core of tile t, 2t its even sibling."""
+    us_per_cycle = r["execution_us"] / r["execution_cycles"]
+    cores = r["per_core_cycles"]
+    odd, even = cores[1::2], cores[0::2]
+    return {"library": library, "algorithm": r["algorithm"],
+            "cycles": r["execution_cycles"], "us": r["execution_us"],
+            "mean_core_us": sum(cores) / len(cores) * us_per_cycle,
+            "max_core_us": max(cores) * us_per_cycle,
+            "odd_mean_us": sum(odd) / len(odd) * us_per_cycle,
+            "even_mean_us": sum(even) / len(even) * us_per_cycle,
+            "even_after_odd_cycles_min": min(e - o for e, o in zip(even, odd)),
+            "even_after_odd_cycles_max": max(e - o for e, o in zip(even, odd)),
+            "data_verified": r["data_verified"]}
+
+
+def run_libraries(args, out_dir):
+    """scc_libraries: MB/s vs size per (collective, library), then one barrier per library."""
+    name = "scc_libraries"
+    csv_path = os.path.join(out_dir, name + ".csv")
+    barrier_path = os.path.join(out_dir, name + "_barrier.csv")
+    cores_path = os.path.join(out_dir, name + "_barrier_cores.csv")
+    if not args.replot:
+        sizes = QUICK_SIZES if args.quick else SIZES
+        rows, barrier, cores = [], [], []
+        with open(os.path.join(out_dir, name + "_commands.txt"), "w") as log:
+            for library, sets, which in LIBRARIES:
+                table = {c: [ALGORITHMS[c][which]] for c in SIZED}
+                got = run_series(args.collnoc, sets, "workload.message_bytes", sizes, table,
+                                 args.jobs, out_dir, "%s_%s" % (name, library), log)
+                if got is None:
+                    return 1
+                for r in got:
+                    collective = r["series"].split()[0]
+                    r["series"] = "%s %s" % (collective, library)
+                    r["effective_mb_per_s"] = (DELIVERED_MESSAGES[collective] * int(r["x"])
+                                               / r["us"])
+                rows += got
+                point = dict(sets, **{"workload.kind": "collective",
+                                      "workload.collective": "barrier",
+                                      "workload.algorithm": ALGORITHMS["barrier"][which],
+                                      "sim.progress": "false"})
+                log.write("collnoc run %s\n" % " ".join("--set %s=%s" % kv for kv in point.items()))
+                try:
+                    result = run_collnoc(args.collnoc, "-", point)["collective"]
+                except RuntimeError as e:
+                    sys.stderr.write("%s\n" % e)
+                    return 1
+                barrier.append(barrier_per_core(library, result))
+                us_per_cycle = result["execution_us"] / result["execution_cycles"]
+                cores += [{"library": library, "rank": rank, "cycles": c, "us": c * us_per_cycle}
+                          for rank, c in enumerate(result["per_core_cycles"])]
+        write_csv(csv_path, rows)
+        write_csv(barrier_path, barrier)
+        write_csv(cores_path, cores)
+    rows, cores = read_csv(csv_path), read_csv(cores_path)
+    panels = []
+    for collective in SIZED:
+        series = []
+        for library, _, _ in LIBRARIES:
+            pts = sorted((int(r["x"]), float(r["effective_mb_per_s"])) for r in rows
+                         if r["series"] == "%s %s" % (collective, library))
+            series.append((library, [p[0] for p in pts], [p[1] for p in pts], "o-"))
+        panels.append((collective, "message bytes", "effective MB/s", True, True, series))
+    panels.append(("barrier: each core's finish", "rank (odd: a tile's first served)",
+                   "us", False, True,
+                   [(library, [int(r["rank"]) for r in cores if r["library"] == library],
+                     [float(r["us"]) for r in cores if r["library"] == library], ".-")
+                    for library, _, _ in LIBRARIES]))
+    plot_panels(os.path.join(out_dir, name + ".png"),
+                "scc, 48 cores: NoCMsg on the buffers vs RCCE and RCKMPI (nominal costs)",
+                panels, cols=3, width=5.0, height=3.8)
+    for r in read_csv(barrier_path):
+        print("[%s] barrier %s: %s us, cores mean %.2f max %.2f us, odd %.2f even %.2f us"
+              % (name, r["library"], r["us"], float(r["mean_core_us"]),
+                 float(r["max_core_us"]), float(r["odd_mean_us"]), float(r["even_mean_us"])))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("name", choices=["tasks", "size", "allreduce", "scc", "scc_protocols", "all"])
+    ap.add_argument("name", choices=["tasks", "size", "allreduce", "scc", "scc_protocols",
+                                    "scc_libraries", "all"])
     ap.add_argument("--quick", action="store_true", help="message sizes up to 64 KiB only")
     add_common_args(ap, "manycore_study")
     ap.add_argument("--jobs", type=int, default=2)
@@ -248,11 +362,13 @@ def main():
     if status:
         return status
     os.makedirs(os.path.join(args.out, "parts"), exist_ok=True)
-    names = (["tasks", "size", "allreduce", "scc", "scc_protocols"] if args.name == "all"
-             else [args.name])
+    names = (["tasks", "size", "allreduce", "scc", "scc_protocols", "scc_libraries"]
+             if args.name == "all" else [args.name])
     for name in names:
         if name == "scc_protocols":
             status = run_protocols(args, args.out)
+        elif name == "scc_libraries":
+            status = run_libraries(args, args.out)
         else:
             status = run_study(name, args, args.out)
         if status:
