@@ -116,10 +116,21 @@ void TlmFrontEnd::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
 }
 
 // The oldest available message the command asks for, or when the next one becomes available.
+//
+// A receive that found nothing leaves where it stopped (ScanResume): the same receive asked
+// again, only what was queued since is new to it, unless one of the messages it passed by as
+// not yet available has become available (a waiting core asks at every delivery; messages
+// from other sources pile up ahead of the one it waits for).
 void TlmFrontEnd::receive(NiCommand& cmd, Cycle issue, sc_time& delay) {
   cmd.found = false;
   cmd.next_available = kNever;
-  for (auto it = delivery_queue_.begin(); it != delivery_queue_.end(); ++it) {
+  auto it = delivery_queue_.begin();
+  const ScanResume& r = resume_;
+  if (r.valid && r.peer == cmd.peer && r.mpb_reply == cmd.mpb_reply && issue < r.next_available) {
+    it += static_cast<std::ptrdiff_t>(r.scanned);
+    cmd.next_available = r.next_available;
+  }
+  for (; it != delivery_queue_.end(); ++it) {
     if (it->available > issue) {  // still being decompressed, or decoded
       cmd.next_available = std::min(cmd.next_available, it->available);
       continue;
@@ -138,6 +149,9 @@ void TlmFrontEnd::receive(NiCommand& cmd, Cycle issue, sc_time& delay) {
     delay += clock().delay(recv_overhead_cycles_);
     break;
   }
+  // (Taking a message out moves the ones behind it: the next receive scans from the front.)
+  resume_ = ScanResume{!cmd.found, cmd.peer, cmd.mpb_reply, delivery_queue_.size(),
+                       cmd.next_available};
   cmd.arrival = &delivered_;
 }
 

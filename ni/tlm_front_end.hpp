@@ -78,6 +78,16 @@ class TlmFrontEnd {
   unsigned send_overhead_cycles_, recv_overhead_cycles_;
   FrontEndCounters counters_;
   std::deque<Delivered> delivery_queue_;
+  // Where the last receive stopped, if it found nothing: the first `scanned` messages hold none
+  // it takes before cycle `next_available` (messages are only appended until one is taken).
+  struct ScanResume {
+    bool valid = false;
+    NodeId peer = 0;
+    bool mpb_reply = false;
+    std::size_t scanned = 0;
+    Cycle next_available = kNever;
+  };
+  ScanResume resume_;
   sc_core::sc_event delivered_;  // the core's interrupt line: a message was delivered
   XorEngine xor_engine_;
   Cycle xor_next_accept_ = 0;  // the engine takes a pair every issue_interval_cycles()
