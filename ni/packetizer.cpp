@@ -182,6 +182,7 @@ void Packetizer::record_firmware(const Message& m, NodeId dst, std::uint32_t seq
 void Packetizer::queue_firmware(Message&& m) {
   const unsigned headers = m.hdr.multicast_headers;
   m.packets_left = packets_for(m.hdr.message_words, m.packet_flits_max);
+  if (m.packets_left > 1 && !headers) net_.multi_packet_messages = true;
   const unsigned flits = flits_for(m.hdr.message_words, m.packet_flits_max) + m.packets_left * headers;
   counters_.packets_created += m.packets_left;
   if (headers) counters_.multicast_created += m.packets_left;

@@ -146,6 +146,10 @@ struct NetworkContext {
     for (NetworkLane& l : lanes) l.scratch.reserve(room);
   }
   PacketObserver* packet_observer = nullptr;  // none: contention is only counted
+  // A unicast message has been cut into several packets (set by the NIs, outside parallel
+  // cycles). Until then every packet is a message of its own, and routers tracking messages
+  // need not look up whose message a packet is (Router::track_messages).
+  bool multi_packet_messages = false;
   // Hardware multicast (evaluated on one thread): messages deadlock recovery diverted at least
   // once, until their last copy is delivered (hta.potentially_deadlocked counts each once).
   std::unordered_set<PacketHandle> diverted_multicasts;

@@ -246,7 +246,10 @@ void Router::track_messages() {
 }
 
 void Router::granted(const VcGrant& g, unsigned thread) {
-  if (grant_hooks_ & kTrackMessages) {  // this packet's message, and the one before on this VC
+  // This packet's message, and the one before on this VC. (Before any message had several
+  // packets, the keys stay unknown: a packet granted then is of another message than any
+  // packet that will lose to it.)
+  if ((grant_hooks_ & kTrackMessages) && net_.multi_packet_messages) {
     MessageKey* m = &vc_messages_[2u * (g.out_port * vcs_ + g.out_vc)];
     m[1] = m[0];
     m[0] = message_at(g.input);
@@ -259,9 +262,10 @@ void Router::granted(const VcGrant& g, unsigned thread) {
 void Router::count_observed_contention(unsigned i, unsigned port, unsigned thread, Rival rival,
                                        const RouterScratch& s) {
   InputVc& ivc = in_vcs_[i];
-  if (!tracking()) {  // (each packet its own message)
+  if (!tracking() || !net_.multi_packet_messages) {  // (each packet its own message, so far)
     ivc.contended = kContendedBoth;
     ++stats_[port].contention_events;
+    if (tracking()) ++message_contention_[port];
     return report_contention(i, port, thread, true, true);
   }
   const bool per_packet = !(ivc.contended & kContendedPacket);
