@@ -14,4 +14,8 @@ struct AlltoallRounds {
 };
 AlltoallRounds alltoall_pattern_rounds(const FirmwareParams& p, const Topology& t);
 
+// The directed mesh links an X-then-Y route from tile a to tile b takes, on a grid `width` tiles
+// wide (tile y * width + x). Links are numbered 4 per tile: out of it along +X, -X, +Y, -Y.
+std::vector<unsigned> alltoall_route_links(unsigned width, unsigned a, unsigned b);
+
 }  // namespace collnoc

@@ -365,12 +365,7 @@ class PatternAlltoall : public AlltoallBase {
   // Directed links are numbered 4 per tile: out of it along +X, -X, +Y, -Y.
   // The links an X-then-Y route from tile a to tile b takes.
   std::vector<unsigned> route_links(unsigned a, unsigned b) const {
-    std::vector<unsigned> out;
-    int x = tx(a), y = ty(a);
-    const int to_x = tx(b), to_y = ty(b);
-    for (; x != to_x; x += x < to_x ? 1 : -1) out.push_back(4 * tile_at(x, y) + (x < to_x ? 0 : 1));
-    for (; y != to_y; y += y < to_y ? 1 : -1) out.push_back(4 * tile_at(x, y) + (y < to_y ? 2 : 3));
-    return out;
+    return alltoall_route_links(comm_.width(), a, b);
   }
   // The directed link from tile a to its neighbour b.
   unsigned link_between(unsigned a, unsigned b) const {
@@ -423,6 +418,15 @@ std::unique_ptr<Firmware> make_alltoall_nocmsg(const FirmwareParams& p, const To
 // alltoallv nocmsg: the same class with a size per pair (its own line in algorithms.def).
 std::unique_ptr<Firmware> make_alltoallv_nocmsg(const FirmwareParams& p, const Topology& t) {
   return std::make_unique<PatternAlltoall>(p, t, true);
+}
+
+std::vector<unsigned> alltoall_route_links(unsigned width, unsigned a, unsigned b) {
+  std::vector<unsigned> out;
+  unsigned x = a % width, y = a / width;
+  const unsigned to_x = b % width, to_y = b / width;
+  for (; x != to_x; x = x < to_x ? x + 1 : x - 1) out.push_back(4 * (y * width + x) + (x < to_x ? 0 : 1));
+  for (; y != to_y; y = y < to_y ? y + 1 : y - 1) out.push_back(4 * (y * width + x) + (y < to_y ? 2 : 3));
+  return out;
 }
 
 // The rounds and their barrier trees for the alltoall on the message-passing buffers.
