@@ -120,8 +120,8 @@ class MpbAlltoall : public MpbCollective {
   // leader sent before it released its carrier). Arrival and release never meet: both are one
   // link long, and a tile's arrival on the link of its release edge follows that release. The
   // root is the tile whose two trees are the shallowest (the grid centre first on ties). A round
-  // without both trees for any root (none on scc's 6x4 or 3x2, either schedule) keeps the
-  // rounds' trees, whose release may meet the next round's data.
+  // without both trees for any root (on scc, only 6x1's round that spans the row) keeps the
+  // rounds' trees, which may meet data.
   struct BarrierTrees {
     std::vector<int> arrival, release;
   };
