@@ -6,7 +6,7 @@
 // tile's last core, scc's odd one); the other core, its mate, takes the network only when the
 // leader has handed it the turn and gives it back with its last put, so the tile's two NIs never
 // inject in overlapping cycles (contention_events_cores, docs/results.md). The tile trees are
-// MeshTree's (single mesh links) or, in the alltoall, the pattern rounds' barrier trees.
+// MeshTree's (single mesh links) or, in the alltoall, trees of its own per round.
 //
 // Each core's buffer: flag words first (each written by one core at a time), then data slots.
 // A put writes [flag, data...] at once (the NI writes a put when its tail arrives), so a reader
