@@ -7,8 +7,18 @@ NAME is one study (one command each):
   tasks      tilepro, one packet (128 B): execution time vs task count 4..49 (grids 2x2..7x7)
              for every collective and algorithm, and the other workload.schedule of the
              alltoall (modulo), the reduce and allreduce (chain)
-  size       tilepro 7x7: execution time vs message size, 128 B .. 1 MiB (--quick: .. 64 KiB),
-             for alltoall, reduce, allreduce and broadcast, every algorithm
+  size       tilepro under the cores' software (core.software_model=auto, the presets' jitter):
+             execution time in us vs message size, 8 B .. 1 MiB (--quick: .. 64 KiB), on
+             4 .. 49 cores (grids 2x2 .. 7x7), NoCMsg set vs MPI-style baseline, for alltoall,
+             reduce, allreduce and broadcast (the barrier has no size: see variance)
+  size_network
+             tilepro 7x7, the network and NIs alone (core.software_model=none): execution
+             cycles vs message size, 128 B .. 1 MiB (--quick: .. 64 KiB), every algorithm
+  variance   tilepro under the cores' software, one packet (128 B), random start skew: per
+             collective (the five) and core count (4, 16, 49), NoCMsg set vs baseline, with the
+             presets' jitter and at nominal costs: mean, standard deviation, min and max of the
+             execution time over independent runs (one per seed) and over back-to-back
+             workload.repetitions in one run
   allreduce  tilepro: reduce_broadcast vs recursive_doubling, vs task count at one packet and
              vs message size on 7x7
   scc        scc (48 cores): throughput (payload MB/s = bytes moved / execution time) vs message
@@ -31,6 +41,11 @@ Each study runs `collnoc sweep` once per (collective, algorithm) series and writ
                   MB/s, data verified
   NAME.png        one panel per collective, one line per algorithm
   NAME_commands.txt  the `collnoc sweep` command of every series
+size writes size.csv (one row per collective, algorithm, core count and size: cycles, us,
+contention, software cycles) and size.png (us vs bytes, one panel per collective, one line per
+algorithm and core count). variance writes variance.csv (one row per collective, algorithm,
+core count, jitter and sample: runs, mean, standard deviation, coefficient of variation, min,
+max, in cycles and us) and variance.png (standard deviation vs core count).
 scc_libraries adds a column effective_mb_per_s to its CSV, plots it, and writes
 scc_libraries_barrier.csv (per library: the barrier's time, the mean and max of the cores'
 finish times, odd and even cores apart) and scc_libraries_barrier_cores.csv (each core's
@@ -39,7 +54,6 @@ Plots need matplotlib (Debian: python3-matplotlib). See docs/manycore.md.
 Exit status: 0 ok, 1 a sweep failed, 2 bad usage or missing collnoc / matplotlib.
 """
 import argparse
-import csv
 import os
 import subprocess
 import sys
@@ -77,34 +91,42 @@ def studies(quick):
     tile = {"platform": "tilepro"}
     return {
         "tasks": (tile, "workload.grid", GRIDS, TASK_ALGORITHMS, "cycles"),
-        "size": (dict(tile, **{"workload.grid": "7x7"}), "workload.message_bytes", sizes,
+        "size_network": (dict(tile, **{"workload.grid": "7x7"}), "workload.message_bytes", sizes,
                  {c: ALGORITHMS[c] for c in SIZED}, "cycles"),
         "allreduce": None,  # two sweeps, see run_allreduce
         "scc": ({"platform": "scc"}, "workload.message_bytes", sizes, SCC_ALGORITHMS, "mb_per_s"),
     }
 
 
-def sweep(collnoc, sets, key, values, collective, algorithm, jobs, out_csv, log):
+def sweep(collnoc, sets, key, values, collective, algorithm, jobs, out_csv, log,
+          software=False, params=(), extra=()):
+    """One `collnoc sweep` of (collective, algorithm) over key = values (and the further
+    (key, values) of `params`: their cross product); its CSV rows, or None if it failed.
+    software=False: the network and NI alone (core.software_model=none), as docs/manycore.md's
+    study tables; True: the default `auto` with the presets' jitter (docs/software_model.md).
+    `extra`: further arguments of collnoc sweep (--seeds, --raw, --columns)."""
     algorithm, _, schedule = algorithm.partition("/")  # "algorithm/schedule"
     cmd = [collnoc, "sweep", "-", "--set", "workload.kind=collective",
            "--set", "workload.collective=" + collective, "--set", "workload.algorithm=" + algorithm,
-           "--set", "sim.max_cycles=2000000000", "--set", "sim.progress=false",
-           # The network and NI alone, as docs/manycore.md's study tables (its "Software cost
-           # model" section has the runs with the cores' software).
-           "--set", "core.software_model=none"]
+           "--set", "sim.max_cycles=2000000000", "--set", "sim.progress=false"]
+    if not software:
+        cmd += ["--set", "core.software_model=none"]
+    else:
+        cmd += ["--set", "sim.watchdog_cycles=%d" % SOFTWARE_WATCHDOG_CYCLES]
     if schedule:
         cmd += ["--set", "workload.schedule=" + schedule]
     for k, v in sets.items():
         cmd += ["--set", "%s=%s" % (k, v)]
-    cmd += ["--param", key, "--values", ",".join(str(v) for v in values),
-            "--jobs", str(jobs), "--out", out_csv]
+    for k, vs in [(key, values)] + list(params):
+        cmd += ["--param", k, "--values", ",".join(str(v) for v in vs)]
+    cmd += list(extra) + ["--jobs", str(jobs), "--out", out_csv]
     log.write(" ".join(cmd) + "\n")
+    log.flush()
     result = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if result.returncode != 0:
         sys.stderr.write(result.stdout)
         return None
-    with open(out_csv) as f:
-        return list(csv.DictReader(f))
+    return read_csv(out_csv)
 
 
 def row_of(series, key, r):
@@ -211,11 +233,252 @@ def run_study(name, args, out_dir):
         write_csv(csv_path, rows)
     rows = read_csv(csv_path)
     titles = {"tasks": "tilepro, 128-byte messages: time vs task count",
-              "size": "tilepro 7x7: time vs message size",
+              "size_network": "tilepro 7x7, network alone: time vs message size",
               "scc": "scc, 48 cores: throughput vs message size"}
     plot(os.path.join(out_dir, name + ".png"), rows, y,
          "task count" if name == "tasks" else "message bytes", titles[name], name != "tasks")
     return 0
+
+
+# ---------------------------------------------------------------- under the cores' software
+# SPEC 6.5's comparison on tilepro: every algorithm under its library's costs (the default
+# core.software_model=auto: the NoCMsg set pays `nocmsg`, the MPI-style baselines `ilib_mpi`)
+# with the presets' jitter. Lists to edit when algorithms or grids change:
+SOFTWARE_GRIDS = GRIDS  # 4 .. 49 cores
+SOFTWARE_SIZES = [8, 64, 256, 512, 1024, 2048, 4096, 16384, 65536, 262144, 1048576]
+QUICK_MAX_BYTES = 65536
+SOFTWARE_ALGORITHMS = {c: ALGORITHMS[c] for c in SIZED}  # [NoCMsg set, MPI-style baseline]
+LIBRARY = ["nocmsg", "ilib_mpi"]  # what `auto` charges ALGORITHMS[c][0] and [1] on tilepro
+# The variance study: one packet, runs started with a random skew of up to this many cycles
+# per core, each point as VARIANCE_SEEDS independent runs (one simulation per seed) and as
+# VARIANCE_REPETITIONS back-to-back runs of one simulation (workload.repetitions).
+VARIANCE_GRIDS = ["2x2", "4x4", "7x7"]
+VARIANCE_COLLECTIVES = ["alltoall", "reduce", "allreduce", "broadcast", "barrier"]
+VARIANCE_BYTES = 128
+VARIANCE_SEEDS = 10
+VARIANCE_REPETITIONS = 10
+START_SKEW_CYCLES = 100
+JITTER = [("presets", {}), ("nominal", {"core.software.jitter_percent": 0})]
+TILEPRO_MHZ = 700  # collective.execution_us's clock on tilepro
+# With the default sim.watchdog_cycles (20000) the firmware watchdog ends reduce nocmsg on 6x6
+# at 1 MiB (seed 1, at cycle 22008576) as a deadlock although, watched longer, it completes
+# with its data verified: a false alarm, not yet explained. A real deadlock is still found,
+# this many cycles later.
+SOFTWARE_WATCHDOG_CYCLES = 10000000
+
+
+def part_path(out_dir, *names):
+    return os.path.join(out_dir, "parts", "__".join(n.replace("/", "-") for n in names) + ".csv")
+
+
+def size_row(collective, which, r):
+    """A row of size.csv from a sweep's row of ALGORITHMS[collective][which]."""
+    return {"collective": collective, "algorithm": ALGORITHMS[collective][which],
+            "library": LIBRARY[which], "cores": x_value(r["workload.grid"]),
+            "bytes": int(r["workload.message_bytes"]),
+            "cycles": int(r["collective.execution_cycles"]),
+            "us": float(r["collective.execution_us"]),
+            "software_cycles": int(r["collective.software_cycles"]),
+            "link_contention": int(r["contention_events_links"]),
+            "ejection_contention": int(r["contention_events_ejection"]),
+            "data_verified": r["collective.data_verified"]}
+
+
+def run_size(args, out_dir):
+    """size: us vs message size per (collective, algorithm, core count), under `auto`."""
+    name = "size"
+    csv_path = os.path.join(out_dir, name + ".csv")
+    if not args.replot:
+        sizes = [b for b in SOFTWARE_SIZES if not args.quick or b <= QUICK_MAX_BYTES]
+        rows = []
+        with open(os.path.join(out_dir, name + "_commands.txt"), "w") as log:
+            for collective, algorithms in SOFTWARE_ALGORITHMS.items():
+                for which, algorithm in enumerate(algorithms):
+                    print("[%s] %s %s" % (name, collective, algorithm), flush=True)
+                    got = sweep(args.collnoc, {"platform": "tilepro"}, "workload.grid",
+                                SOFTWARE_GRIDS, collective, algorithm, args.jobs,
+                                part_path(out_dir, name, collective, algorithm), log,
+                                software=True, params=[("workload.message_bytes", sizes)])
+                    if got is None:
+                        return 1
+                    rows += [size_row(collective, which, r) for r in got]
+        write_csv(csv_path, rows)
+    rows = read_csv(csv_path)
+    panels = []
+    for collective, algorithms in SOFTWARE_ALGORITHMS.items():
+        series = []
+        for g, cores in enumerate(sorted({int(r["cores"]) for r in rows})):
+            for which, algorithm in enumerate(algorithms):
+                pts = sorted((int(r["bytes"]), float(r["us"])) for r in rows
+                             if r["collective"] == collective and r["algorithm"] == algorithm
+                             and int(r["cores"]) == cores)
+                series.append(("%s, %d cores" % (algorithm, cores), [p[0] for p in pts],
+                               [p[1] for p in pts], "C%d%s" % (g, ["o-", "s--"][which])))
+        panels.append((collective, "message bytes", "execution time (us)", True, True, series))
+    plot_panels(os.path.join(out_dir, name + ".png"),
+                "tilepro, cores' software (auto, presets' jitter): NoCMsg set (solid) vs "
+                "MPI-style baseline (dashed)", panels, cols=2, width=7.5, height=5.5)
+    write_size_tables(rows, os.path.join(out_dir, name + "_tables.md"))
+    return 0
+
+
+def write_size_tables(rows, path):
+    """The docs' tables: per collective, us NoCMsg / baseline by size and core count, and from
+    which size the baseline is faster."""
+    cores_list = sorted({int(r["cores"]) for r in rows})
+    us = {(r["collective"], r["algorithm"], int(r["cores"]), int(r["bytes"])): float(r["us"])
+          for r in rows}
+    sizes = sorted({int(r["bytes"]) for r in rows})
+    lines = []
+    for collective, (ours, base) in SOFTWARE_ALGORITHMS.items():
+        lines += ["%s, us %s / %s:" % (collective, ours, base), "",
+                  "| bytes | " + " | ".join("%d cores" % c for c in cores_list) + " |",
+                  "|---|" + "---|" * len(cores_list)]
+        for b in sizes:
+            cells = []
+            for c in cores_list:
+                a, z = us.get((collective, ours, c, b)), us.get((collective, base, c, b))
+                cells.append("%s / %s" % (fmt_us(a), fmt_us(z)) if a and z else "")
+            lines.append("| %s | %s |" % (fmt_bytes(b), " | ".join(cells)))
+        lines.append("")
+        for c in cores_list:
+            faster = [b for b in sizes if (collective, base, c, b) in us
+                      and (collective, ours, c, b) in us
+                      and us[(collective, base, c, b)] < us[(collective, ours, c, b)]]
+            lines.append("- %d cores: baseline faster at %s" % (
+                c, ", ".join(fmt_bytes(b) for b in faster) if faster else "no size"))
+        lines.append("")
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
+
+
+def fmt_us(v):
+    if v is None:
+        return ""
+    return "%.3g" % v if v < 100 else "%d" % round(v)
+
+
+def fmt_bytes(b):
+    for unit, scale in (("M", 1 << 20), ("K", 1 << 10)):
+        if b >= scale and b % scale == 0:
+            return "%d %s" % (b // scale, unit)
+    return str(b)
+
+
+def run_stats(cycles):
+    """mean, population standard deviation (as collective.variance_cycles2), min, max."""
+    mean = sum(cycles) / len(cycles)
+    std = (sum((c - mean) ** 2 for c in cycles) / len(cycles)) ** 0.5
+    return mean, std, min(cycles), max(cycles)
+
+
+def variance_row(collective, algorithm, which, grid, jitter, sample, cycles, verified):
+    mean, std, lo, hi = run_stats(cycles)
+    return {"collective": collective, "algorithm": algorithm, "library": LIBRARY[which],
+            "cores": x_value(grid), "jitter": jitter, "sample": sample, "runs": len(cycles),
+            "mean_cycles": round(mean, 1), "std_cycles": round(std, 1),
+            "cv_percent": round(100 * std / mean, 3) if mean else 0.0,
+            "min_cycles": lo, "max_cycles": hi, "mean_us": round(mean / TILEPRO_MHZ, 4),
+            "std_us": round(std / TILEPRO_MHZ, 4), "min_us": round(lo / TILEPRO_MHZ, 4),
+            "max_us": round(hi / TILEPRO_MHZ, 4), "data_verified": verified}
+
+
+def run_variance(args, out_dir):
+    """variance: per (collective, algorithm, core count, jitter) the spread of the execution
+    time over independent runs (seeds) and over back-to-back repetitions."""
+    name = "variance"
+    csv_path = os.path.join(out_dir, name + ".csv")
+    if not args.replot:
+        rows = []
+        with open(os.path.join(out_dir, name + "_commands.txt"), "w") as log:
+            for collective in VARIANCE_COLLECTIVES:
+                for which, algorithm in enumerate(ALGORITHMS[collective]):
+                    for jitter, jitter_sets in JITTER:
+                        print("[%s] %s %s, %s costs" % (name, collective, algorithm, jitter),
+                              flush=True)
+                        sets = dict(jitter_sets, **{
+                            "platform": "tilepro", "workload.message_bytes": VARIANCE_BYTES,
+                            "workload.start_skew_cycles": START_SKEW_CYCLES})
+                        base = part_path(out_dir, name, collective, algorithm, jitter)
+                        raw = base[:-4] + "_runs.csv"
+                        seeded = sweep(args.collnoc, sets, "workload.grid", VARIANCE_GRIDS,
+                                       collective, algorithm, args.jobs, base[:-4] + "_seeds.csv",
+                                       log, software=True,
+                                       extra=["--seeds", str(VARIANCE_SEEDS), "--raw", raw])
+                        repeated = sweep(args.collnoc,
+                                         dict(sets, **{"workload.repetitions":
+                                                       VARIANCE_REPETITIONS}),
+                                         "workload.grid", VARIANCE_GRIDS, collective, algorithm,
+                                         args.jobs, base, log, software=True,
+                                         extra=["--columns", "collective.repetition_cycles"])
+                        if seeded is None or repeated is None:
+                            return 1
+                        runs = read_csv(raw)
+                        for grid in VARIANCE_GRIDS:
+                            mine = [r for r in runs if r["workload.grid"] == grid]
+                            rows.append(variance_row(
+                                collective, algorithm, which, grid, jitter, "seeds",
+                                [int(r["collective.execution_cycles"]) for r in mine],
+                                all(r["collective.data_verified"] == "true" for r in mine)))
+                            r = next(r for r in repeated if r["workload.grid"] == grid)
+                            rows.append(variance_row(
+                                collective, algorithm, which, grid, jitter, "repetitions",
+                                [int(c) for c in r["collective.repetition_cycles"].split(";")],
+                                r["collective.data_verified"] == "true"))
+        write_csv(csv_path, rows)
+    rows = read_csv(csv_path)
+    panels = []
+    for sample, what in (("seeds", "independent runs"), ("repetitions", "back-to-back runs")):
+        for collective in VARIANCE_COLLECTIVES:
+            series = []
+            for which, algorithm in enumerate(ALGORITHMS[collective]):
+                for j, (jitter, _) in enumerate(JITTER):
+                    pts = sorted((int(r["cores"]), float(r["std_us"])) for r in rows
+                                 if r["collective"] == collective and r["algorithm"] == algorithm
+                                 and r["jitter"] == jitter and r["sample"] == sample)
+                    series.append(("%s, %s costs" % (algorithm, jitter), [p[0] for p in pts],
+                                   [max(p[1], 1e-4) for p in pts],
+                                   "C%d%s" % (which, ["o-", "x:"][j])))
+            panels.append(("%s, %s" % (collective, what), "cores",
+                           "std. deviation (us; 1e-4: none)", False, True, series))
+    plot_panels(os.path.join(out_dir, name + ".png"),
+                "tilepro, %d B, start skew up to %d cycles: spread of the execution time"
+                % (VARIANCE_BYTES, START_SKEW_CYCLES), panels, cols=len(VARIANCE_COLLECTIVES),
+                width=4.2, height=3.6)
+    write_variance_tables(rows, os.path.join(out_dir, name + "_tables.md"))
+    return 0
+
+
+def write_variance_tables(rows, path):
+    """The docs' tables: per sample kind and core count, each collective's NoCMsg / baseline
+    mean ± standard deviation (presets' jitter; nominal costs' deviation in brackets) and the
+    min .. max with jitter."""
+    def cell(collective, algorithm, cores, jitter, sample):
+        return next((r for r in rows if r["collective"] == collective
+                     and r["algorithm"] == algorithm and int(r["cores"]) == cores
+                     and r["jitter"] == jitter and r["sample"] == sample), None)
+    cores_list = sorted({int(r["cores"]) for r in rows})
+    lines = []
+    for sample in ("seeds", "repetitions"):
+        lines += ["%s: cycles, mean ± std (std at nominal costs) [min .. max], NoCMsg / baseline"
+                  % sample, "", "| cores | " + " | ".join(VARIANCE_COLLECTIVES) + " |",
+                  "|---|" + "---|" * len(VARIANCE_COLLECTIVES)]
+        for cores in cores_list:
+            cells = []
+            for collective in VARIANCE_COLLECTIVES:
+                parts = []
+                for algorithm in ALGORITHMS[collective]:
+                    j, n = (cell(collective, algorithm, cores, jitter, sample)
+                            for jitter, _ in JITTER)
+                    parts.append("%d ± %d (%d) [%d .. %d]" % (
+                        round(float(j["mean_cycles"])), round(float(j["std_cycles"])),
+                        round(float(n["std_cycles"])), int(j["min_cycles"]),
+                        int(j["max_cycles"])) if j and n else "")
+                cells.append(" / ".join(parts))
+            lines.append("| %d | %s |" % (cores, " | ".join(cells)))
+        lines.append("")
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
 
 
 # ---------------------------------------------------------------- msg.protocol on scc
@@ -349,10 +612,13 @@ def run_libraries(args, out_dir):
     return 0
 
 
+STUDIES = ["tasks", "size", "size_network", "variance", "allreduce", "scc", "scc_protocols",
+           "scc_libraries"]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("name", choices=["tasks", "size", "allreduce", "scc", "scc_protocols",
-                                    "scc_libraries", "all"])
+    ap.add_argument("name", choices=STUDIES + ["all"])
     ap.add_argument("--quick", action="store_true", help="message sizes up to 64 KiB only")
     add_common_args(ap, "manycore_study")
     ap.add_argument("--jobs", type=int, default=2)
@@ -362,13 +628,11 @@ def main():
     if status:
         return status
     os.makedirs(os.path.join(args.out, "parts"), exist_ok=True)
-    names = (["tasks", "size", "allreduce", "scc", "scc_protocols", "scc_libraries"]
-             if args.name == "all" else [args.name])
-    for name in names:
-        if name == "scc_protocols":
-            status = run_protocols(args, args.out)
-        elif name == "scc_libraries":
-            status = run_libraries(args, args.out)
+    runners = {"size": run_size, "variance": run_variance, "scc_protocols": run_protocols,
+               "scc_libraries": run_libraries}
+    for name in STUDIES if args.name == "all" else [args.name]:
+        if name in runners:
+            status = runners[name](args, args.out)
         else:
             status = run_study(name, args, args.out)
         if status:
