@@ -2,6 +2,7 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "collectives/alltoall_rounds.hpp"
@@ -24,7 +25,7 @@ namespace {
 //   p mod (d + 1), shifted from line to line; left and right, one row pair's pairs whose X spans
 //   share no link. A sub-round that would cut a tile off from the centre is halved; then,
 //   within a class, each sub-round whole joins the first round it fits (disjoint links and
-//   tiles, path kept).
+//   tiles, path kept); a left / right one that fits no open round goes in pair by pair.
 // Whatever built them, the rounds are checked: every pair of tiles swaps once, and no link
 // carries two messages of a round (check_rounds).
 // A barrier closes each round: arrival counts go up that round's tree of unused links (so
@@ -65,7 +66,13 @@ class PatternAlltoall : public AlltoallBase {
     if (p_.schedule == "modulo") {
       for (int cls = 0; cls < 4; ++cls) {
         const std::size_t first_round = rounds.partner.size();
-        for (const Pairs& sub : fitting_subrounds(modulo_subrounds(cls))) place(rounds, first_round, sub);
+        for (const Pairs& sub : fitting_subrounds(modulo_subrounds(cls))) {
+          // A left / right sub-round that fits no open round whole goes in pair by pair.
+          if (cls < 2 || sub.size() < 2 || first_fit(rounds, first_round, sub) < rounds.partner.size())
+            place(rounds, first_round, sub);
+          else
+            for (const auto& pair : sub) place(rounds, first_round, Pairs{pair});
+        }
       }
     } else {
       Pairs pairs[4];  // per class: (left end, partner)
@@ -113,10 +120,10 @@ class PatternAlltoall : public AlltoallBase {
       }
     return links;
   }
-  // Puts `pairs` (disjoint tiles and links) together into the first round from `first_round` on
-  // that has their tiles and links free and keeps a tree of free links into the centre; a new
-  // round if none has.
-  void place(Rounds& rounds, std::size_t first_round, const Pairs& pairs) const {
+  // The first round from `first_round` on that has the tiles and links of `pairs` (disjoint
+  // tiles and links) free and keeps a tree of free links into the centre with them; the round
+  // count if none has.
+  std::size_t first_fit(const Rounds& rounds, std::size_t first_round, const Pairs& pairs) const {
     const std::vector<unsigned> links = links_of(pairs);
     std::size_t r = first_round;
     for (; r < rounds.partner.size(); ++r) {
@@ -127,6 +134,11 @@ class PatternAlltoall : public AlltoallBase {
       for (unsigned l : links) free = free && !used[l], used[l] = true;
       if (free && !tree_over_free_links(used).empty()) break;
     }
+    return r;
+  }
+  // Puts `pairs` together into their first fitting round (first_fit); a new round if none fits.
+  void place(Rounds& rounds, std::size_t first_round, const Pairs& pairs) const {
+    const std::size_t r = first_fit(rounds, first_round, pairs);
     if (r == rounds.partner.size()) {
       rounds.partner.emplace_back(tiles_, -1);
       rounds.links.emplace_back(4 * tiles_, false);
@@ -135,7 +147,7 @@ class PatternAlltoall : public AlltoallBase {
       rounds.partner[r][a] = static_cast<int>(b);
       rounds.partner[r][b] = static_cast<int>(a);
     }
-    for (unsigned l : links) rounds.links[r][l] = true;
+    for (unsigned l : links_of(pairs)) rounds.links[r][l] = true;
   }
 
   // SPEC 6's sub-rounds of class `cls` (0 direct along X, 1 along Y, 2 left, 3 right); in each,
@@ -150,11 +162,11 @@ class PatternAlltoall : public AlltoallBase {
   // per distance, sum_d k in all (15 at n = 7): as few as any schedule of one line can have,
   // since every pair whose span holds the middle tile meets every other one.
   // Every line runs all of them, line `line` line round c in round (c + step * line) mod R:
-  // one round holds different distances on different lines, and no two lines take the same
-  // links toward the centre, which would cut the grid in two for the barrier's tree. R is the
-  // line rounds plus `extra` idle ones; step, then extra, the smallest for which every round
-  // leaves each tile its path to the centre (else step 1 and no idle round, and the round that
-  // cuts the grid is halved).
+  // one round holds different distances on different lines, which leaves some link toward the
+  // centre free (the same line round on every line would cut the grid in two for the barrier's
+  // tree). R is the line rounds plus `extra` idle ones; step, then extra, the smallest for which
+  // every round leaves each tile its path to the centre (else step 1 and no idle round, and
+  // rounds that cut the grid are halved).
   std::vector<Pairs> direct_subrounds(bool along_x) const {
     const int n = static_cast<int>(along_x ? comm_.width() : comm_.height());
     const int lines = static_cast<int>(along_x ? comm_.height() : comm_.width());
@@ -190,29 +202,39 @@ class PatternAlltoall : public AlltoallBase {
   // share no link therefore share no link at all (two spans that meet at a column use it in
   // opposite directions) and no tile. The X spans of a line of n tiles fall into s (n - s) such
   // sets, s = floor(n / 2) (colour_of): as many as spans cross the middle link, the fewest
-  // possible. A sub-round is the pairs of one row pair whose X spans have one colour: the row
-  // pairs longest first, then by lower row, then by colour. On a grid taller than wide the
-  // roles of X and Y swap (colours of the longer side).
+  // possible. A sub-round is the pairs of one row pair (c, c + span) whose X spans have one
+  // colour i: row pairs longest first, then by (i + 2 c) mod colours, then by c, so that row
+  // pairs next to each other start on different colours (k = 2 is the one shift k c of
+  // k = 0 .. 11 with which each grid from 4x4 to 7x7 takes fewer rounds than greedy). On a grid
+  // taller than wide the roles of X and Y swap (colours of the longer side).
   std::vector<Pairs> diagonal_subrounds(bool right) const {
     const bool by_rows = comm_.width() >= comm_.height();  // colours along X
     const int n = static_cast<int>(by_rows ? comm_.width() : comm_.height());
     const int m = static_cast<int>(by_rows ? comm_.height() : comm_.width());
     const int colours = (n / 2) * (n - n / 2);
     std::vector<Pairs> out;
-    for (int span = m - 1; span >= 1; --span)
+    for (int span = m - 1; span >= 1; --span) {
+      // (order, lower row or column, pairs) of this span's sub-rounds
+      std::vector<std::tuple<int, int, Pairs>> subs;
       for (int c = 0; c + span < m; ++c) {
-        std::vector<Pairs> subs(static_cast<std::size_t>(colours));
+        std::vector<Pairs> by_colour(static_cast<std::size_t>(colours));
         for (int a = 0; a < n; ++a)
           for (int b = a + 1; b < n; ++b) {
             // The rectangle [a, b] x [c, c + span] in grid coordinates.
             const int x0 = by_rows ? a : c, x1 = by_rows ? b : c + span;
             const int y0 = by_rows ? c : a, y1 = by_rows ? c + span : b;
-            subs[static_cast<std::size_t>(colour_of(a, b, n))].emplace_back(
+            by_colour[static_cast<std::size_t>(colour_of(a, b, n))].emplace_back(
                 right ? tile_at(x0, y0) : tile_at(x1, y0), right ? tile_at(x1, y1) : tile_at(x0, y1));
           }
-        for (Pairs& pairs : subs)
-          if (!pairs.empty()) out.push_back(std::move(pairs));
+        for (int i = 0; i < colours; ++i)
+          if (!by_colour[static_cast<std::size_t>(i)].empty())
+            subs.emplace_back((i + 2 * c) % colours, c, std::move(by_colour[static_cast<std::size_t>(i)]));
       }
+      std::stable_sort(subs.begin(), subs.end(), [](const auto& l, const auto& r) {
+        return std::tie(std::get<0>(l), std::get<1>(l)) < std::tie(std::get<0>(r), std::get<1>(r));
+      });
+      for (auto& sub : subs) out.push_back(std::move(std::get<2>(sub)));
+    }
     return out;
   }
   // The colour of span [a, b] of a line of n tiles, s = floor(n / 2): colour (i, j), i < s <= j,
