@@ -2,6 +2,7 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "collectives/alltoall_rounds.hpp"
@@ -19,10 +20,12 @@ namespace {
 // use. Two ways to fill the rounds (workload.schedule):
 // - greedy (the default): within a class, pairs longest first into the first round that has
 //   their links and tiles free and keeps that path.
-// - modulo (SPEC 6): per distance (direct) or offset (left, right), the pairs go into sub-rounds
-//   selected by a modulo rule that keeps their links and tiles apart (modulo_subrounds); a
-//   sub-round that would cut a tile off from the centre is halved; then, within a class, each
-//   sub-round whole joins the first round it fits (disjoint links and tiles, path kept).
+// - modulo (SPEC 6): the pairs go into sub-rounds selected by closed-form rules that keep their
+//   links and tiles apart and mix distances (modulo_subrounds): direct, each line's rounds by
+//   p mod (d + 1), shifted from line to line; left and right, one row pair's pairs whose X spans
+//   share no link. A sub-round that would cut a tile off from the centre is halved; then,
+//   within a class, each sub-round whole joins the first round it fits (disjoint links and
+//   tiles, path kept); a left / right one that fits no open round goes in pair by pair.
 // Whatever built them, the rounds are checked: every pair of tiles swaps once, and no link
 // carries two messages of a round (check_rounds).
 // A barrier closes each round: arrival counts go up that round's tree of unused links (so
@@ -63,7 +66,13 @@ class PatternAlltoall : public AlltoallBase {
     if (p_.schedule == "modulo") {
       for (int cls = 0; cls < 4; ++cls) {
         const std::size_t first_round = rounds.partner.size();
-        for (const Pairs& sub : fitting_subrounds(modulo_subrounds(cls))) place(rounds, first_round, sub);
+        for (const Pairs& sub : fitting_subrounds(modulo_subrounds(cls))) {
+          // A left / right sub-round that fits no open round whole goes in pair by pair.
+          if (cls < 2 || sub.size() < 2 || first_fit(rounds, first_round, sub) < rounds.partner.size())
+            place(rounds, first_round, sub);
+          else
+            for (const auto& pair : sub) place(rounds, first_round, Pairs{pair});
+        }
       }
     } else {
       Pairs pairs[4];  // per class: (left end, partner)
@@ -111,10 +120,10 @@ class PatternAlltoall : public AlltoallBase {
       }
     return links;
   }
-  // Puts `pairs` (disjoint tiles and links) together into the first round from `first_round` on
-  // that has their tiles and links free and keeps a tree of free links into the centre; a new
-  // round if none has.
-  void place(Rounds& rounds, std::size_t first_round, const Pairs& pairs) const {
+  // The first round from `first_round` on that has the tiles and links of `pairs` (disjoint
+  // tiles and links) free and keeps a tree of free links into the centre with them; the round
+  // count if none has.
+  std::size_t first_fit(const Rounds& rounds, std::size_t first_round, const Pairs& pairs) const {
     const std::vector<unsigned> links = links_of(pairs);
     std::size_t r = first_round;
     for (; r < rounds.partner.size(); ++r) {
@@ -125,6 +134,11 @@ class PatternAlltoall : public AlltoallBase {
       for (unsigned l : links) free = free && !used[l], used[l] = true;
       if (free && !tree_over_free_links(used).empty()) break;
     }
+    return r;
+  }
+  // Puts `pairs` together into their first fitting round (first_fit); a new round if none fits.
+  void place(Rounds& rounds, std::size_t first_round, const Pairs& pairs) const {
+    const std::size_t r = first_fit(rounds, first_round, pairs);
     if (r == rounds.partner.size()) {
       rounds.partner.emplace_back(tiles_, -1);
       rounds.links.emplace_back(4 * tiles_, false);
@@ -133,76 +147,110 @@ class PatternAlltoall : public AlltoallBase {
       rounds.partner[r][a] = static_cast<int>(b);
       rounds.partner[r][b] = static_cast<int>(a);
     }
-    for (unsigned l : links) rounds.links[r][l] = true;
+    for (unsigned l : links_of(pairs)) rounds.links[r][l] = true;
   }
 
-  // SPEC 6's sub-rounds of class `cls` (0 direct along X, 1 along Y, 2 left, 3 right), longest
-  // distance first; in each, no two pairs share a tile or a directed link.
-  // Direct, distance d on a line of n tiles: pairs (p, p + d). Two on one line share links
-  // unless their starts differ by d or more, and a tile unless by exactly d: so a sub-round takes
-  // starts p with the same p mod (d + 1). With k = min(d + 1, n - d) sub-rounds
-  // ((p mod (d + 1)) + line) mod k selects it: the lines' patterns are shifted against each
-  // other, so that no link between two columns (rows) is taken on every line, which would cut
-  // the grid in two for the barrier's tree; when k = n - d every start is below k and alone.
-  // Left / right, offset (dx, dy): the pair of start (x, y) spans [x, x + dx] x [y, y + dy], its
-  // two messages go once round that rectangle's boundary (right: (x, y) <-> (x + dx, y + dy),
-  // counter-clockwise; left: (x + dx, y) <-> (x, y + dy), clockwise). Two such pairs share a
-  // link only if their starts are on one row less than dx apart, or in one column less than dy
-  // apart, and a tile only if the starts differ by (dx, dy) (right) or (-dx, dy) (left). The
-  // sub-round is (x + c y) mod m, for the smallest m and then c for which those differences are
-  // never 0 mod m (modulo_rule).
+  // SPEC 6's sub-rounds of class `cls` (0 direct along X, 1 along Y, 2 left, 3 right); in each,
+  // no two pairs share a tile or a directed link. Sub-rounds hold several distances (offsets).
   std::vector<Pairs> modulo_subrounds(int cls) const {
-    const int w = static_cast<int>(comm_.width()), h = static_cast<int>(comm_.height());
-    std::vector<Pairs> out;
-    if (cls < 2) {
-      const bool along_x = cls == 0;
-      const int n = along_x ? w : h, lines = along_x ? h : w;
-      for (int d = n - 1; d >= 1; --d) {
-        const int k = std::min(d + 1, n - d);
-        for (int sub = 0; sub < k; ++sub) {
-          Pairs pairs;
-          for (int line = 0; line < lines; ++line)
-            for (int p = 0; p + d < n; ++p)
-              if ((p % (d + 1) + line) % k == sub)
-                pairs.emplace_back(along_x ? tile_at(p, line) : tile_at(line, p),
-                                   along_x ? tile_at(p + d, line) : tile_at(line, p + d));
-          out.push_back(std::move(pairs));
-        }
+    return cls < 2 ? direct_subrounds(cls == 0) : diagonal_subrounds(cls == 3);
+  }
+  // Direct, along a line of n tiles: the line rounds of one line first. A pair (p, p + d) takes
+  // d links each way and its two tiles, so two pairs of a line may share a round only if their
+  // spans [p, p + d] do not meet. Per distance d the starts with one value of p mod (d + 1) are
+  // such (their spans are d + 1 apart); with k = min(d + 1, n - d) values that is k line rounds
+  // per distance, sum_d k in all (15 at n = 7): as few as any schedule of one line can have,
+  // since every pair whose span holds the middle tile meets every other one.
+  // Every line runs all of them, line `line` line round c in round (c + step * line) mod R:
+  // one round holds different distances on different lines, which leaves some link toward the
+  // centre free (the same line round on every line would cut the grid in two for the barrier's
+  // tree). R is the line rounds plus `extra` idle ones; step, then extra, the smallest for which
+  // every round leaves each tile its path to the centre (else step 1 and no idle round, and
+  // rounds that cut the grid are halved).
+  std::vector<Pairs> direct_subrounds(bool along_x) const {
+    const int n = static_cast<int>(along_x ? comm_.width() : comm_.height());
+    const int lines = static_cast<int>(along_x ? comm_.height() : comm_.width());
+    std::vector<std::vector<std::pair<int, int>>> line_rounds;  // (p, p + d)
+    for (int d = n - 1; d >= 1; --d)
+      for (int sub = 0; sub < std::min(d + 1, n - d); ++sub) {
+        line_rounds.emplace_back();
+        for (int p = 0; p + d < n; ++p)
+          if (p % (d + 1) == sub) line_rounds.back().emplace_back(p, p + d);
       }
-      return out;
-    }
-    const bool right = cls == 3;
-    std::vector<std::pair<int, int>> offsets;
-    for (int dx = 1; dx < w; ++dx)
-      for (int dy = 1; dy < h; ++dy) offsets.emplace_back(dx, dy);
-    std::stable_sort(offsets.begin(), offsets.end(), [](const auto& l, const auto& r) {
-      return l.first + l.second > r.first + r.second;
-    });
-    for (const auto& [dx, dy] : offsets) {
-      const auto [m, c] = modulo_rule(dx, dy, right);
-      std::vector<Pairs> subs(static_cast<std::size_t>(m));
-      for (int y = 0; y + dy < h; ++y)
-        for (int x = 0; x + dx < w; ++x)
-          subs[static_cast<std::size_t>((x + c * y) % m)].emplace_back(
-              right ? tile_at(x, y) : tile_at(x + dx, y), right ? tile_at(x + dx, y + dy) : tile_at(x, y + dy));
-      for (Pairs& pairs : subs)
-        if (!pairs.empty()) out.push_back(std::move(pairs));
+    const int count = static_cast<int>(line_rounds.size());
+    const auto spread = [&](int step, int extra) {
+      std::vector<Pairs> rounds(static_cast<std::size_t>(count + extra));
+      for (int line = 0; line < lines; ++line)
+        for (int c = 0; c < count; ++c)
+          for (const auto& [p, q] : line_rounds[static_cast<std::size_t>(c)])
+            rounds[static_cast<std::size_t>((c + step * line) % (count + extra))].emplace_back(
+                along_x ? tile_at(p, line) : tile_at(line, p), along_x ? tile_at(q, line) : tile_at(line, q));
+      return rounds;
+    };
+    for (int extra = 0; extra <= n; ++extra)
+      for (int step = 1; step < count + extra; ++step) {
+        std::vector<Pairs> rounds = spread(step, extra);
+        if (std::all_of(rounds.begin(), rounds.end(), [&](const Pairs& r) { return keeps_tree(r); }))
+          return rounds;
+      }
+    return spread(1, 0);
+  }
+  // Left / right: a pair is a rectangle, its X span [a, b] (columns) by its Y span [c, d]
+  // (rows); right swaps (a, c) with (b, d), left (b, c) with (a, d). Its messages take the
+  // rectangle's sides: along X [a, b] on row c one way and on row d the other, along Y [c, d]
+  // in column a one way and in column b the other. Pairs of one row pair (c, d) whose X spans
+  // share no link therefore share no link at all (two spans that meet at a column use it in
+  // opposite directions) and no tile. The X spans of a line of n tiles fall into s (n - s) such
+  // sets, s = floor(n / 2) (colour_of): as many as spans cross the middle link, the fewest
+  // possible. A sub-round is the pairs of one row pair (c, c + span) whose X spans have one
+  // colour i: row pairs longest first, then by (i + 2 c) mod colours, then by c, so that row
+  // pairs next to each other start on different colours (k = 2 is the one shift k c of
+  // k = 0 .. 11 with which each grid from 4x4 to 7x7 takes fewer rounds than greedy). On a grid
+  // taller than wide the roles of X and Y swap (colours of the longer side).
+  std::vector<Pairs> diagonal_subrounds(bool right) const {
+    const bool by_rows = comm_.width() >= comm_.height();  // colours along X
+    const int n = static_cast<int>(by_rows ? comm_.width() : comm_.height());
+    const int m = static_cast<int>(by_rows ? comm_.height() : comm_.width());
+    const int colours = (n / 2) * (n - n / 2);
+    std::vector<Pairs> out;
+    for (int span = m - 1; span >= 1; --span) {
+      // (order, lower row or column, pairs) of this span's sub-rounds
+      std::vector<std::tuple<int, int, Pairs>> subs;
+      for (int c = 0; c + span < m; ++c) {
+        std::vector<Pairs> by_colour(static_cast<std::size_t>(colours));
+        for (int a = 0; a < n; ++a)
+          for (int b = a + 1; b < n; ++b) {
+            // The rectangle [a, b] x [c, c + span] in grid coordinates.
+            const int x0 = by_rows ? a : c, x1 = by_rows ? b : c + span;
+            const int y0 = by_rows ? c : a, y1 = by_rows ? c + span : b;
+            by_colour[static_cast<std::size_t>(colour_of(a, b, n))].emplace_back(
+                right ? tile_at(x0, y0) : tile_at(x1, y0), right ? tile_at(x1, y1) : tile_at(x0, y1));
+          }
+        for (int i = 0; i < colours; ++i)
+          if (!by_colour[static_cast<std::size_t>(i)].empty())
+            subs.emplace_back((i + 2 * c) % colours, c, std::move(by_colour[static_cast<std::size_t>(i)]));
+      }
+      std::stable_sort(subs.begin(), subs.end(), [](const auto& l, const auto& r) {
+        return std::tie(std::get<0>(l), std::get<1>(l)) < std::tie(std::get<0>(r), std::get<1>(r));
+      });
+      for (auto& sub : subs) out.push_back(std::move(std::get<2>(sub)));
     }
     return out;
   }
-  // (m, c) of a left / right offset's sub-rounds (modulo_subrounds): starts on one row differ
-  // by 1 .. min(dx, w - dx) - 1 where they would share a link, in one column by 1 .. min(dy,
-  // h - dy) - 1 (times c), and by dx +- c dy where they would share a tile, when that fits.
-  std::pair<int, int> modulo_rule(int dx, int dy, bool right) const {
-    const int w = static_cast<int>(comm_.width()), h = static_cast<int>(comm_.height());
-    for (int m = 1;; ++m)
-      for (int c = 0; c < m; ++c) {
-        bool ok = true;
-        for (int k = 1; ok && k < std::min(dx, w - dx); ++k) ok = k % m != 0;
-        for (int k = 1; ok && k < std::min(dy, h - dy); ++k) ok = c * k % m != 0;
-        if (ok && dx < w - dx && dy < h - dy) ok = ((dx + (right ? c : -c) * dy) % m + m) % m != 0;
-        if (ok) return {m, c};
-      }
+  // The colour of span [a, b] of a line of n tiles, s = floor(n / 2): colour (i, j), i < s <= j,
+  // holds [i, j] (it crosses the middle link), [j - s, i] when j - s < i and [j, j + i + 1] when
+  // j + i + 1 < n; the three meet at tiles but share no link. Numbered i (n - s) + j - s.
+  static int colour_of(int a, int b, int n) {
+    const int s = n / 2;
+    const int i = a < s && b >= s ? a : b < s ? b : b - a - 1;
+    const int j = a < s && b >= s ? b : b < s ? s + a : a;
+    return i * (n - s) + j - s;
+  }
+  // Whether a round of `pairs` leaves every tile a path of free links to the centre.
+  bool keeps_tree(const Pairs& pairs) const {
+    std::vector<bool> used(4 * tiles_, false);
+    for (unsigned l : links_of(pairs)) used[l] = true;
+    return !tree_over_free_links(used).empty();
   }
   // Sub-rounds halved (even and odd pairs) until none cuts a tile off from the centre.
   std::vector<Pairs> fitting_subrounds(std::vector<Pairs> subs) const {
@@ -210,9 +258,7 @@ class PatternAlltoall : public AlltoallBase {
     while (!subs.empty()) {
       Pairs pairs = std::move(subs.front());
       subs.erase(subs.begin());
-      std::vector<bool> used(4 * tiles_, false);
-      for (unsigned l : links_of(pairs)) used[l] = true;
-      if (pairs.size() < 2 || !tree_over_free_links(used).empty()) {
+      if (pairs.size() < 2 || keeps_tree(pairs)) {
         out.push_back(std::move(pairs));
         continue;
       }
