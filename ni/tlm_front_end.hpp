@@ -47,6 +47,13 @@ class TlmFrontEnd {
   }
 
   const FrontEndCounters& counters() const { return counters_; }
+  // The delivery queue holds a message from `src` (kAnySource: from anyone), available now or
+  // at a later cycle: a core that waits for it will be woken (the run's firmware watchdog asks).
+  bool holds_message_from(NodeId src) const {
+    for (const Delivered& d : delivery_queue_)
+      if (src == kAnySource || d.src == src) return true;
+    return false;
+  }
   const XorEngine& xor_engine() const { return xor_engine_; }
   // `with_core`: a core is bound to the NI (the message counts are its).
   void report(Tally& t, bool with_core) const;

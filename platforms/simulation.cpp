@@ -280,12 +280,18 @@ RunOutcome Simulation::run() {
       if (events != last_core_events) {
         last_core_events = events;
         last_core_cycle = now;
-      } else if (now - last_core_cycle >= params_.watchdog_cycles && sys_.flits_in_network() == 0) {
+      } else if (now - std::max(last_core_cycle, last_move_cycle) >= params_.watchdog_cycles &&
+                 sys_.flits_in_network() == 0) {
+        // (A long message moves flits between a core's send and the receive: progress too.)
         bool all_waiting = true;
         std::ostringstream os;
         for (const auto& c : sys_.cores()) {
           if (c->finished()) continue;
           if (!c->receiving()) all_waiting = false;
+          // Delivered, available from a later cycle (or from this one, before the core's
+          // thread has run): the core will take it.
+          else if (sys_.ni(c->rank()).front_end().holds_message_from(c->waiting_for()))
+            all_waiting = false;
           else if (c->waiting_for() == kAnySource)
             os << "  core " << c->rank() << " waits for a message from any core\n";
           else os << "  core " << c->rank() << " waits for a message from core " << c->waiting_for() << "\n";
