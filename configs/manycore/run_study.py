@@ -111,8 +111,6 @@ def sweep(collnoc, sets, key, values, collective, algorithm, jobs, out_csv, log,
            "--set", "sim.max_cycles=2000000000", "--set", "sim.progress=false"]
     if not software:
         cmd += ["--set", "core.software_model=none"]
-    else:
-        cmd += ["--set", "sim.watchdog_cycles=%d" % SOFTWARE_WATCHDOG_CYCLES]
     if schedule:
         cmd += ["--set", "workload.schedule=" + schedule]
     for k, v in sets.items():
@@ -260,11 +258,6 @@ VARIANCE_REPETITIONS = 10
 START_SKEW_CYCLES = 100
 JITTER = [("presets", {}), ("nominal", {"core.software.jitter_percent": 0})]
 TILEPRO_MHZ = 700  # collective.execution_us's clock on tilepro
-# With the default sim.watchdog_cycles (20000) the firmware watchdog ends reduce nocmsg on 6x6
-# at 1 MiB (seed 1, at cycle 22008576) as a deadlock although, watched longer, it completes
-# with its data verified: a false alarm, not yet explained. A real deadlock is still found,
-# this many cycles later.
-SOFTWARE_WATCHDOG_CYCLES = 10000000
 
 
 def part_path(out_dir, *names):
