@@ -23,6 +23,8 @@ enum class CollectiveNeeds : std::uint8_t {
 enum class CollectiveLibrary : std::uint8_t {
   nocmsg,  // the predictable set: the nocmsg preset
   mpi,     // an MPI-style baseline: the platform's MPI preset
+  rcce,    // the SCC's RCCE (its collectives, algorithm rcce): the rcce preset
+  rckmpi,  // the SCC's RCKMPI (MPICH2's collectives, algorithm rckmpi): the rckmpi preset
   none,    // outside the comparison: no software costs under auto
 };
 
