@@ -38,6 +38,11 @@ struct MpichThresholds {
 // The largest power of two at most n (n >= 1).
 unsigned power_of_two_floor(unsigned n);
 
+// Every rank reports to rank 0, which releases all in rank order; rank 0 takes the arrivals in
+// rank order or (`any_order`: RCCE's barrier) as they come (collectives/algorithms/barrier_central.cpp).
+std::unique_ptr<Firmware> make_central_barrier(const FirmwareParams& p, const Topology& t,
+                                               bool any_order);
+
 // RCCE's reduce (all: its allreduce, rooted at rank 0): every other rank sends its vector to the
 // root, which takes them in rank order and folds each in; the allreduce's root then sends the
 // result to every rank in rank order (collectives/algorithms/reduce_rcce.cpp).
