@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "collectives/firmware.hpp"
@@ -56,9 +57,9 @@ bool needs_hta_routers(const std::string& workload_kind, const FirmwareParams& p
 
 // Base of collective firmware (`cores`: the size of its group). run() calls body()
 // workload.repetitions times, each after a random start skew, and stamps this core's start and
-// finish around each; report() writes collective.name, .algorithm, .execution_cycles (first
-// start to last finish, mean over repetitions), .per_core_cycles, .variance_cycles2,
-// .messages_checked and .data_verified, then whatever report_more() adds.
+// finish around each; report() writes collective.name, .algorithm, .variant (when set),
+// .execution_cycles (first start to last finish, mean over repetitions), .per_core_cycles,
+// .variance_cycles2, .messages_checked and .data_verified, then whatever report_more() adds.
 class CollectiveFirmware : public Firmware {
  public:
   CollectiveFirmware(const FirmwareParams& p, unsigned cores);
@@ -66,6 +67,8 @@ class CollectiveFirmware : public Firmware {
   void report(Report& out) const final;
   bool data_verified() const final { return failure_.empty(); }
   std::string failure() const final { return failure_; }
+  // collective.variant: which of its algorithms a library picked (collectives/scc_libraries.hpp).
+  void set_variant(std::string variant) { variant_ = std::move(variant); }
 
  protected:
   virtual void body(MessageLayer& ml) = 0;
@@ -89,6 +92,7 @@ class CollectiveFirmware : public Firmware {
   std::vector<Cycle> start_, finish_;
   std::uint64_t checked_ = 0;
   std::string failure_;
+  std::string variant_;  // empty: not reported
 };
 
 }  // namespace collnoc

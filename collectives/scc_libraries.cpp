@@ -1,5 +1,7 @@
 #include "collectives/scc_libraries.hpp"
 
+#include <stdexcept>
+
 namespace collnoc {
 
 void require_library_transport(const FirmwareParams& p) {
@@ -13,33 +15,11 @@ void require_library_transport(const FirmwareParams& p) {
                          " (the library's messages go through the message-passing buffers)");
 }
 
-namespace {
-
-class VariantFirmware final : public Firmware {
- public:
-  VariantFirmware(std::unique_ptr<Firmware> program, std::string variant)
-      : program_(std::move(program)), variant_(std::move(variant)) {}
-  void run(MessageLayer& ml) override { program_->run(ml); }
-  void report(Report& out) const override {
-    program_->report(out);
-    out.set("collective.variant", variant_);
-  }
-  bool data_verified() const override { return program_->data_verified(); }
-  std::string failure() const override { return program_->failure(); }
-  bool codes_in_network() const override { return program_->codes_in_network(); }
-  bool owns_message_passing_buffers() const override {
-    return program_->owns_message_passing_buffers();
-  }
-
- private:
-  std::unique_ptr<Firmware> program_;
-  std::string variant_;
-};
-
-}  // namespace
-
 std::unique_ptr<Firmware> with_variant(std::unique_ptr<Firmware> program, std::string variant) {
-  return std::make_unique<VariantFirmware>(std::move(program), std::move(variant));
+  auto* collective = dynamic_cast<CollectiveFirmware*>(program.get());
+  if (!collective) throw std::logic_error("with_variant: not a collective");
+  collective->set_variant(std::move(variant));
+  return program;
 }
 
 unsigned power_of_two_floor(unsigned n) {

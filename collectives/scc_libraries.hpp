@@ -19,7 +19,8 @@ namespace collnoc {
 // protocol.
 void require_library_transport(const FirmwareParams& p);
 
-// `program`, reporting collective.variant = `variant` as well (which algorithm RCKMPI picked).
+// `program` (a collective), reporting collective.variant = `variant` as well (which algorithm
+// RCKMPI picked).
 std::unique_ptr<Firmware> with_variant(std::unique_ptr<Firmware> program, std::string variant);
 
 // MPICH2's switch points between its algorithms (bytes; src/mpi/coll of MPICH2 1.x, on which

@@ -34,7 +34,8 @@ nlohmann::json run_library(const std::string& collective, const std::string& alg
 TEST_CASE("cli: rcce and rckmpi run every collective with checked data on 48 cores and 3x2",
           "[cli][scc_libraries]") {
   for (const std::string library : {"rcce", "rckmpi"})
-    for (const std::string collective : {"alltoall", "barrier", "broadcast", "reduce", "allreduce"})
+    for (const std::string collective :
+         {"alltoall", "alltoallv", "barrier", "broadcast", "reduce", "allreduce"})
       for (const std::string grid : {"", "3x2"}) {
         const unsigned ranks = grid.empty() ? 48 : 12;
         const auto j = run_library(collective, library,
@@ -63,6 +64,7 @@ TEST_CASE("cli: the libraries' message counts on 48 cores are their structures'"
   CHECK(chunks("allreduce", "rcce") == 2 * 47);
   CHECK(chunks("barrier", "rcce") == 2 * 47);
   CHECK(chunks("alltoall", "rcce") == 48 * 47);
+  CHECK(chunks("alltoallv", "rcce") == 48 * 47);  // (1 .. 256 bytes a pair)
   // RCKMPI: dissemination and Bruck take ceil(log2 48) = 6 steps of one message per rank.
   CHECK(chunks("barrier", "rckmpi") == 48 * 6);
   CHECK(chunks("alltoall", "rckmpi") == 48 * 6);
@@ -110,6 +112,7 @@ TEST_CASE("cli: rckmpi picks MPICH2's algorithm by message size and rank count",
       {"alltoall", "--set workload.message_bytes=260", "burst"},
       {"alltoall", "--set workload.message_bytes=256 --set workload.grid=2x1", "burst"},
       {"alltoall", "--set workload.message_bytes=32772 --set workload.grid=2x2", "pairwise"},
+      {"alltoallv", "--set workload.message_bytes=128", "burst"},
       {"alltoall", "--set workload.message_bytes=32772 --set workload.grid=3x2 --set sim.max_cycles=10000000",
        "pairwise"},
   };

@@ -11,7 +11,8 @@ namespace {
 // one partner (n odd: n rounds, each rank idle in one), every pair meeting once.
 class RcceAlltoall : public AlltoallBase {
  public:
-  RcceAlltoall(const FirmwareParams& p, const Topology& t) : AlltoallBase(p, t, false) {}
+  RcceAlltoall(const FirmwareParams& p, const Topology& t, bool varying)
+      : AlltoallBase(p, t, varying) {}
   void run_rank(MessageLayer& ml, unsigned me) override {
     const unsigned rounds = n_ % 2 == 0 ? n_ - 1 : n_;
     for (unsigned k = 0; k < rounds; ++k) {
@@ -49,7 +50,13 @@ class RcceAlltoall : public AlltoallBase {
 
 std::unique_ptr<Firmware> make_alltoall_rcce(const FirmwareParams& p, const Topology& t) {
   require_library_transport(p);
-  return std::make_unique<RcceAlltoall>(p, t);
+  return std::make_unique<RcceAlltoall>(p, t, false);
+}
+
+// alltoallv rcce: the same exchanges with a size per pair (its own line in algorithms.def).
+std::unique_ptr<Firmware> make_alltoallv_rcce(const FirmwareParams& p, const Topology& t) {
+  require_library_transport(p);
+  return std::make_unique<RcceAlltoall>(p, t, true);
 }
 
 }  // namespace collnoc

@@ -21,8 +21,9 @@ enum class MpichAlltoall {
 
 class RckmpiAlltoall : public AlltoallBase {
  public:
-  RckmpiAlltoall(const FirmwareParams& p, const Topology& t, MpichAlltoall how)
-      : AlltoallBase(p, t, false), how_(how) {}
+  RckmpiAlltoall(const FirmwareParams& p, const Topology& t, MpichAlltoall how,
+                 bool varying = false)
+      : AlltoallBase(p, t, varying), how_(how) {}
   void run_rank(MessageLayer& ml, unsigned me) override {
     if (how_ == MpichAlltoall::bruck) return bruck(ml, me);
     const bool power_of_two = power_of_two_floor(n_) == n_;
@@ -91,6 +92,14 @@ std::unique_ptr<Firmware> make_alltoall_rckmpi(const FirmwareParams& p, const To
   if (p.message_bytes <= M::alltoall_medium_bytes)
     return with_variant(std::make_unique<RckmpiAlltoall>(p, t, MpichAlltoall::burst), "burst");
   return with_variant(std::make_unique<RckmpiAlltoall>(p, t, MpichAlltoall::pairwise), "pairwise");
+}
+
+// MPICH2's alltoallv has one algorithm: every send at once, then the receives (its own line in
+// algorithms.def).
+std::unique_ptr<Firmware> make_alltoallv_rckmpi(const FirmwareParams& p, const Topology& t) {
+  require_library_transport(p);
+  message_words(p);
+  return with_variant(std::make_unique<RckmpiAlltoall>(p, t, MpichAlltoall::burst, true), "burst");
 }
 
 }  // namespace collnoc
