@@ -153,6 +153,7 @@ void CollectiveFirmware::report(Report& out) const {
   out.set("collective.name", p_.collective);
   out.set("collective.algorithm", p_.algorithm);
   if (!p_.schedule.empty()) out.set("collective.schedule", p_.schedule);
+  if (!variant_.empty()) out.set("collective.variant", variant_);
   out.set("collective.execution_cycles", execution_cycles());
   out.set("collective.completion_cycles", completion_cycles());
   std::vector<std::uint64_t> per_core(cores_, 0), per_repetition;

@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "collectives/firmware.hpp"
@@ -23,6 +24,8 @@ enum class CollectiveNeeds : std::uint8_t {
 enum class CollectiveLibrary : std::uint8_t {
   nocmsg,  // the predictable set: the nocmsg preset
   mpi,     // an MPI-style baseline: the platform's MPI preset
+  rcce,    // the SCC's RCCE (its collectives, algorithm rcce): the rcce preset
+  rckmpi,  // the SCC's RCKMPI (MPICH2's collectives, algorithm rckmpi): the rckmpi preset
   none,    // outside the comparison: no software costs under auto
 };
 
@@ -54,9 +57,9 @@ bool needs_hta_routers(const std::string& workload_kind, const FirmwareParams& p
 
 // Base of collective firmware (`cores`: the size of its group). run() calls body()
 // workload.repetitions times, each after a random start skew, and stamps this core's start and
-// finish around each; report() writes collective.name, .algorithm, .execution_cycles (first
-// start to last finish, mean over repetitions), .per_core_cycles, .variance_cycles2,
-// .messages_checked and .data_verified, then whatever report_more() adds.
+// finish around each; report() writes collective.name, .algorithm, .variant (when set),
+// .execution_cycles (first start to last finish, mean over repetitions), .per_core_cycles,
+// .variance_cycles2, .messages_checked and .data_verified, then whatever report_more() adds.
 class CollectiveFirmware : public Firmware {
  public:
   CollectiveFirmware(const FirmwareParams& p, unsigned cores);
@@ -64,6 +67,8 @@ class CollectiveFirmware : public Firmware {
   void report(Report& out) const final;
   bool data_verified() const final { return failure_.empty(); }
   std::string failure() const final { return failure_; }
+  // collective.variant: which of its algorithms a library picked (collectives/scc_libraries.hpp).
+  void set_variant(std::string variant) { variant_ = std::move(variant); }
 
  protected:
   virtual void body(MessageLayer& ml) = 0;
@@ -87,6 +92,7 @@ class CollectiveFirmware : public Firmware {
   std::vector<Cycle> start_, finish_;
   std::uint64_t checked_ = 0;
   std::string failure_;
+  std::string variant_;  // empty: not reported
 };
 
 }  // namespace collnoc

@@ -283,6 +283,8 @@ std::string resolve_software_model(const std::string& workload_kind, const Firmw
   switch (lookup_collective(p).library) {
     case CollectiveLibrary::nocmsg: return "nocmsg";
     case CollectiveLibrary::mpi: return p.software.platform_preset;
+    case CollectiveLibrary::rcce: return "rcce";
+    case CollectiveLibrary::rckmpi: return "rckmpi";
     case CollectiveLibrary::none: break;
   }
   return "none";

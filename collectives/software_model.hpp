@@ -63,7 +63,8 @@ extern const std::array<SoftwareCostKey, kSoftwareCostCount> kSoftwareCostKeys;
 
 struct SoftwareModelParams {
   // core.software_model: auto (nocmsg for the NoCMsg algorithms, platform_preset for the
-  // MPI-style baselines, none for anything else), none (no software costs: the hardware alone,
+  // MPI-style baselines, rcce and rckmpi for the SCC libraries' algorithms, none for anything
+  // else), none (no software costs: the hardware alone,
   // as before the model existed), or a preset's name.
   std::string model = "auto";
   // What auto gives the baselines: the platform's MPI-style library (derive_params: ilib_mpi on

@@ -97,13 +97,15 @@ Cycle one_hop(const SystemParams& sp, unsigned words) {
 // Every (collective, algorithm) of the mesh set, as --set arguments; `onesided` and the `_mpb`
 // forms of the nocmsg set (which lay out the scc buffers themselves: refused off scc and under
 // mpb) when `buffers_free`. Not those that need HTA routers (hardware multicast: msg.protocol
-// eager only; tests/test_manycore.cpp).
+// eager only; tests/test_manycore.cpp), nor the SCC libraries' (scc and mpb only;
+// tests/test_scc_libraries.cpp).
 std::vector<std::string> every_mesh_collective(bool buffers_free = false) {
   std::vector<std::string> args;
   for (const CollectiveEntry& e : collective_algorithms()) {
     const std::string algorithm = e.algorithm;
     const bool owns_buffers = algorithm == "onesided" || algorithm.find("_mpb") != std::string::npos;
-    if (std::string(e.collective) != "total_exchange" && e.needs == CollectiveNeeds::any &&
+    const bool scc_library = e.library == CollectiveLibrary::rcce || e.library == CollectiveLibrary::rckmpi;
+    if (std::string(e.collective) != "total_exchange" && e.needs == CollectiveNeeds::any && !scc_library &&
         (buffers_free || !owns_buffers))
       args.push_back(std::string("--set workload.kind=collective --set workload.collective=") +
                      e.collective + " --set workload.algorithm=" + e.algorithm);

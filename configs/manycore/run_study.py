@@ -28,9 +28,10 @@ NAME is one study (one command each):
              under msg.protocol eager, rendezvous and mpb: MB/s vs message size
   scc_libraries
              scc (48 cores), the SCC's libraries at nominal software costs: NoCMsg on the
-             message-passing buffers (core.software_model=auto) against RCCE and RCKMPI (the
-             MPI-style algorithms over put / get with flags, msg.protocol=mpb, presets rcce and
-             rckmpi): effective MB/s (what the collective delivers / execution time) vs
+             message-passing buffers against RCCE's and RCKMPI's own collectives (algorithms
+             rcce and rckmpi over put / get with flags, msg.protocol=mpb), each under its
+             library's costs (core.software_model=auto): effective MB/s (what the collective
+             delivers / execution time) vs
              message size for alltoall, broadcast, reduce, allreduce, and the 48-core
              barrier's finish time per core
   all        every study above
@@ -38,7 +39,7 @@ NAME is one study (one command each):
 Each study runs `collnoc sweep` once per (collective, algorithm) series and writes into DIR
 (default build/manycore_study/):
   NAME.csv        one row per point: series, x, cycles, us, link / ejection contention, bytes,
-                  MB/s, data verified
+                  MB/s, the variant a library picked (collective.variant), data verified
   NAME.png        one panel per collective, one line per algorithm
   NAME_commands.txt  the `collnoc sweep` command of every series
 size writes size.csv (one row per collective, algorithm, core count and size: cycles, us,
@@ -135,6 +136,8 @@ def row_of(series, key, r):
             "link_contention": int(r["contention_events_links"]),
             "ejection_contention": int(r["contention_events_ejection"]),
             "bytes_moved": moved, "mb_per_s": moved / us if us > 0 else 0.0,
+            # what a library picked by size (rckmpi: MPICH2's switch points)
+            "variant": r.get("collective.variant", ""),
             "data_verified": r["collective.data_verified"]}
 
 
@@ -505,15 +508,17 @@ def run_protocols(args, out_dir):
 
 
 # ---------------------------------------------------------------- the SCC's libraries
-# SPEC 6.5's comparison on the SCC: NoCMsg on the message-passing buffers under its own costs
-# (`auto` charges the nocmsg preset) against RCCE and RCKMPI, the MPI-style baselines over put /
-# get with flags under their presets. Nominal costs (no jitter): one run is the mechanisms alone.
-# (library, sets, index into ALGORITHMS: 0 the NoCMsg set, 1 the MPI-style baseline)
-SCC_NOMINAL = {"platform": "scc", "core.software.jitter_percent": 0}
+# SPEC 6.5's comparison on the SCC: NoCMsg on the message-passing buffers against RCCE's and
+# RCKMPI's own collectives (workload.algorithm rcce, rckmpi: linear through a master, and
+# MPICH2's by size), their messages over put / get with flags (msg.protocol=mpb); `auto`
+# charges each its library's preset. Nominal costs (no jitter): one run is the mechanisms alone.
+# (library, sets, the algorithm of a collective)
+SCC_NOMINAL = {"platform": "scc", "core.software_model": "auto", "core.software.jitter_percent": 0}
+LIBRARY_SETS = dict(SCC_NOMINAL, **{"msg.protocol": "mpb"})
 LIBRARIES = [
-    ("nocmsg", dict(SCC_NOMINAL, **{"core.software_model": "auto"}), 0),
-    ("rcce", dict(SCC_NOMINAL, **{"core.software_model": "rcce", "msg.protocol": "mpb"}), 1),
-    ("rckmpi", dict(SCC_NOMINAL, **{"core.software_model": "rckmpi", "msg.protocol": "mpb"}), 1),
+    ("nocmsg", SCC_NOMINAL, lambda collective: ALGORITHMS[collective][0]),
+    ("rcce", LIBRARY_SETS, lambda collective: "rcce"),
+    ("rckmpi", LIBRARY_SETS, lambda collective: "rckmpi"),
 ]
 SCC_RANKS = 48  # the default workload.grid, 6x4 tiles of two cores
 # Effective throughput counts what the collective delivers, the same for every algorithm:
@@ -553,7 +558,7 @@ def run_libraries(args, out_dir):
         rows, barrier, cores = [], [], []
         with open(os.path.join(out_dir, name + "_commands.txt"), "w") as log:
             for library, sets, which in LIBRARIES:
-                table = {c: [ALGORITHMS[c][which]] for c in SIZED}
+                table = {c: [which(c)] for c in SIZED}
                 got = run_series(args.collnoc, sets, "workload.message_bytes", sizes, table,
                                  args.jobs, out_dir, "%s_%s" % (name, library), log)
                 if got is None:
@@ -566,7 +571,7 @@ def run_libraries(args, out_dir):
                 rows += got
                 point = dict(sets, **{"workload.kind": "collective",
                                       "workload.collective": "barrier",
-                                      "workload.algorithm": ALGORITHMS["barrier"][which],
+                                      "workload.algorithm": which("barrier"),
                                       "sim.progress": "false"})
                 log.write("collnoc run %s\n" % " ".join("--set %s=%s" % kv for kv in point.items()))
                 try:
