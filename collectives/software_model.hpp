@@ -3,7 +3,7 @@
 // (SoftwareCosts) taken from a named preset, each overridable (core.software.<cost>); firmware
 // runs through a SoftwareLayer that charges them, and through an iLib-style channel per message
 // where the model sets channels up. Nothing here runs per cycle: costs are charged per message,
-// per receive and per reduced element (docs/manycore.md, "Software cost model").
+// per receive and per reduced element (docs/software_model.md).
 #pragma once
 #include <array>
 #include <cstdint>

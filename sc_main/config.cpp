@@ -354,7 +354,7 @@ std::vector<KeySpec> build_schema() {
                "how far a core's firmware may run ahead of simulated time",
                COLLNOC_FIELD(platform.system.core.quantum_cycles)),
       enum_key("core.software_model",
-               "what the software on the cores costs per message (docs/manycore.md): auto (nocmsg "
+               "what the software on the cores costs per message (docs/software_model.md): auto (nocmsg "
                "for the NoCMsg collectives, the platform's MPI-style preset for the baselines), "
                "none (the hardware alone), or a preset",
                software_model_names, COLLNOC_FIELD(firmware.software.model)),

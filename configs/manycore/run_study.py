@@ -89,8 +89,8 @@ def sweep(collnoc, sets, key, values, collective, algorithm, jobs, out_csv, log)
     cmd = [collnoc, "sweep", "-", "--set", "workload.kind=collective",
            "--set", "workload.collective=" + collective, "--set", "workload.algorithm=" + algorithm,
            "--set", "sim.max_cycles=2000000000", "--set", "sim.progress=false",
-           # The network and NI alone, as docs/manycore.md's study tables (its "Software cost
-           # model" section has the runs with the cores' software).
+           # The network and NI alone, as docs/manycore.md's study tables (docs/software_model.md
+           # has the runs with the cores' software).
            "--set", "core.software_model=none"]
     if schedule:
         cmd += ["--set", "workload.schedule=" + schedule]
