@@ -8,14 +8,14 @@
 namespace collnoc {
 
 // Every algorithm's maker, defined in its file in collectives/algorithms/.
-#define COLLNOC_COLLECTIVE(collective, algorithm, needs, library, schedules, description) \
+#define COLLNOC_COLLECTIVE(collective, algorithm, needs, library, on_buffers, schedules, description) \
   std::unique_ptr<Firmware> make_##collective##_##algorithm(const FirmwareParams&, const Topology&);
 #include "collectives/algorithms.def"
 
 const std::vector<CollectiveEntry>& collective_algorithms() {
-#define COLLNOC_COLLECTIVE(collective, algorithm, needs, library, schedules, description)  \
-  {#collective, #algorithm, description, make_##collective##_##algorithm, CollectiveNeeds::needs, \
-   CollectiveLibrary::library, schedules},
+#define COLLNOC_COLLECTIVE(collective, algorithm, needs, library, on_buffers, schedules, description) \
+  {#collective, #algorithm, description, make_##collective##_##algorithm, CollectiveNeeds::needs,     \
+   CollectiveLibrary::library, schedules, on_buffers},
   static const std::vector<CollectiveEntry> table = {
 #include "collectives/algorithms.def"
   };
@@ -32,15 +32,15 @@ std::vector<std::string> collective_names() {
 
 namespace {
 
-// `e`, or its put/get form on message-passing buffers (lookup_collective).
+// `e`, or its put/get form on message-passing buffers (e.on_buffers; lookup_collective).
 const CollectiveEntry& on_buffers(const FirmwareParams& p, const CollectiveEntry& e) {
-  if (e.library != CollectiveLibrary::nocmsg || !p.nocmsg_mpb || p.protocol.mpb_bytes == 0 ||
-      p.protocol.name == "mpb")
+  if (!*e.on_buffers || !p.nocmsg_mpb || p.protocol.mpb_bytes == 0 || p.protocol.name == "mpb")
     return e;
-  const std::string form = std::string(e.algorithm) + "_mpb";
   for (const CollectiveEntry& other : collective_algorithms())
-    if (p.collective == other.collective && form == other.algorithm) return other;
-  return e;
+    if (p.collective == other.collective && std::string(e.on_buffers) == other.algorithm)
+      return other;
+  throw std::logic_error(std::string("algorithms.def: ") + e.collective + " " + e.algorithm +
+                         "'s on_buffers names no algorithm of " + e.collective);
 }
 
 }  // namespace
@@ -62,6 +62,13 @@ const CollectiveEntry& lookup_collective(const FirmwareParams& p) {
   if (p.algorithm.empty()) return on_buffers(p, *first);
   throw ParamError("workload.algorithm", p.algorithm,
                    "an algorithm of " + p.collective + ", one of:" + algorithms);
+}
+
+bool is_on_buffers_form(const CollectiveEntry& e) {
+  for (const CollectiveEntry& other : collective_algorithms())
+    if (std::string(other.collective) == e.collective && std::string(other.on_buffers) == e.algorithm)
+      return true;
+  return false;
 }
 
 std::string resolve_schedule(const CollectiveEntry& e, const FirmwareParams& p) {

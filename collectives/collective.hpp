@@ -37,6 +37,9 @@ struct CollectiveEntry {
   CollectiveNeeds needs = CollectiveNeeds::any;
   CollectiveLibrary library = CollectiveLibrary::none;
   const char* schedules = "";  // workload.schedule's values, blank-separated, the default first
+  // The algorithm of this collective that runs in its place on message-passing buffers (the
+  // NoCMsg set's put/get form); "" for none.
+  const char* on_buffers = "";
 };
 // Every algorithm of every collective, one entry per line of collectives/algorithms.def; a
 // collective's first entry is its default algorithm.
@@ -44,10 +47,12 @@ const std::vector<CollectiveEntry>& collective_algorithms();
 // Collective names in table order, each once.
 std::vector<std::string> collective_names();
 // The entry for p.collective / p.algorithm (empty algorithm: the collective's first);
-// ParamError naming workload.collective or workload.algorithm otherwise. A NoCMsg algorithm on
-// message-passing buffers (p.protocol.mpb_bytes, p.nocmsg_mpb, and no msg.protocol = mpb keeping
-// its flags there) is its put/get form, the line `<algorithm>_mpb`, where the collective has one.
+// ParamError naming workload.collective or workload.algorithm otherwise. An algorithm with a
+// put/get form (its on_buffers) on message-passing buffers (p.protocol.mpb_bytes, p.nocmsg_mpb,
+// and no msg.protocol = mpb keeping its flags there) is that form.
 const CollectiveEntry& lookup_collective(const FirmwareParams& p);
+// Whether `e` is another algorithm's put/get form (some entry's on_buffers names it).
+bool is_on_buffers_form(const CollectiveEntry& e);
 // p.schedule for entry e: its default when empty; ParamError naming workload.schedule when e
 // does not take that value (or takes none).
 std::string resolve_schedule(const CollectiveEntry& e, const FirmwareParams& p);

@@ -48,7 +48,7 @@ struct FirmwareParams {
   unsigned root = 0;                   // workload.root: rank of broadcast / reduce
   unsigned fanout = 1;                 // workload.fanout: children per core (broadcast onesided)
   // workload.nocmsg_mpb: with message-passing buffers (scc), the NoCMsg set runs its put/get
-  // form (the algorithm's `<name>_mpb` line; lookup_collective)
+  // form (the algorithm's on_buffers in collectives/algorithms.def; lookup_collective)
   bool nocmsg_mpb = true;
   std::string reduce_op = "sum";       // workload.reduce_op: sum, max, min
   std::string element_type = "int32";  // workload.element_type: int32, double

@@ -122,8 +122,10 @@ void MeshCollective::sn_route_broadcast(MessageLayer& ml, unsigned me, unsigned 
   ml.sn_configure(input, outputs);
 }
 
-void MeshCollective::sn_broadcast(MessageLayer& ml, unsigned me, unsigned root, Words& data) {
+void MeshCollective::sn_broadcast(MessageLayer& ml, unsigned me, unsigned root, Words& data,
+                                  const CopyBuffers& copies) {
   ml.mark_round(2);  // down, on the static network
+  const CopyBuffersScope scope(ml, copies);
   if (me == root) {
     bytes_moved_ += 4ull * data.size();
     ml.sn_send(data);
@@ -135,7 +137,9 @@ void MeshCollective::sn_broadcast(MessageLayer& ml, unsigned me, unsigned root, 
 // ---------------------------------------------------------------- the reduction base
 
 ReductionCollective::ReductionCollective(const FirmwareParams& p, const Topology& t)
-    : MeshCollective(p, t), red_(p), want_(red_.expected(p.seed, n_, 0)) {}
+    : MeshCollective(p, t), red_(p), want_(red_.expected(p.seed, n_, 0)) {
+  copies_ = CopyBuffers::user(4ull * red_.words());
+}
 
 Words ReductionCollective::reduce_to_root(MessageLayer& ml, const MeshTree& tree, unsigned me) {
   return p_.schedule == "chain" ? tree_reduce(ml, tree, me) : distance_reduce(ml, tree, me);
@@ -184,14 +188,14 @@ void ReductionCollective::receive_farthest_first(MessageLayer& ml, At at, unsign
   };
   // A later run's farthest senders wait for the previous run's last message of their side.
   for (unsigned side = 0; side < 2; ++side)
-    if (later_run && reach[side] > 0) send(ml, rank(side, reach[side]), go);
+    if (later_run && reach[side] > 0) send_control(ml, rank(side, reach[side]), go);
   for (unsigned round = 0; round < std::max(reach[0], reach[1]); ++round) {
     Words in[2];
     for (unsigned side = 0; side < 2; ++side) {
       if (round >= reach[side]) continue;
       const unsigned distance = reach[side] - round;
       in[side] = recv(ml, rank(side, distance));
-      if (distance > 1) send(ml, rank(side, distance - 1), go);
+      if (distance > 1) send_control(ml, rank(side, distance - 1), go);
     }
     for (unsigned side = 0; side < 2; ++side)
       if (round < reach[side]) fold(ml, acc, in[side]);
@@ -203,7 +207,7 @@ void ReductionCollective::send_in_turn(MessageLayer& ml, unsigned to, unsigned p
                                        bool later_run) {
   const unsigned reach = pos > centre ? n - 1 - centre : centre;
   const unsigned distance = pos > centre ? pos - centre : centre - pos;
-  if (distance < reach || later_run) recv(ml, to);  // the go
+  if (distance < reach || later_run) recv_control(ml, to);  // the go
   send(ml, to, acc);
 }
 
@@ -219,6 +223,31 @@ unsigned alltoall_message_words(const FirmwareParams& p, unsigned n, unsigned sr
                                 bool varying) {
   const unsigned words = message_words(p);
   return varying ? 1 + static_cast<unsigned>(hash64(p.seed ^ 0xa11a11, src * n + dst) % (2 * words)) : words;
+}
+
+namespace {
+
+// The messages between `rank` and every other rank, in rank order: from it or to it.
+std::vector<std::uint64_t> alltoall_sizes(const FirmwareParams& p, unsigned n, unsigned rank,
+                                          bool from, bool varying) {
+  std::vector<std::uint64_t> sizes;
+  for (unsigned other = 0; other < n; ++other)
+    if (other != rank)
+      sizes.push_back(from ? alltoall_message_words(p, n, rank, other, varying)
+                           : alltoall_message_words(p, n, other, rank, varying));
+  return sizes;
+}
+
+}  // namespace
+
+std::vector<std::uint64_t> alltoall_sizes_from(const FirmwareParams& p, unsigned n, unsigned src,
+                                               bool varying) {
+  return alltoall_sizes(p, n, src, true, varying);
+}
+
+std::vector<std::uint64_t> alltoall_sizes_to(const FirmwareParams& p, unsigned n, unsigned dst,
+                                             bool varying) {
+  return alltoall_sizes(p, n, dst, false, varying);
 }
 
 Words AlltoallBase::message(unsigned src, unsigned dst) const {

@@ -54,11 +54,22 @@ class MeshCollective : public CollectiveFirmware {
   virtual void run_rank(MessageLayer& ml, unsigned me) = 0;
   void report_more(Report& out) const override;
 
-  void send(MessageLayer& ml, unsigned to, const Words& w) {
+  // The payload of send and recv is the collective's user data, copied from or to `copies`
+  // (by default copies_); send_control and recv_control carry counts and go's, the layer's own
+  // words (docs/software_model.md#copies).
+  void send(MessageLayer& ml, unsigned to, const Words& w) { send(ml, to, w, copies_); }
+  void send(MessageLayer& ml, unsigned to, const Words& w, const CopyBuffers& copies) {
     bytes_moved_ += 4ull * w.size();
+    const CopyBuffersScope scope(ml, copies);
     ml.send(comm_.core(to), w);
   }
-  Words recv(MessageLayer& ml, unsigned from) { return ml.recv(comm_.core(from)); }
+  Words recv(MessageLayer& ml, unsigned from) { return recv(ml, from, copies_); }
+  Words recv(MessageLayer& ml, unsigned from, const CopyBuffers& copies) {
+    const CopyBuffersScope scope(ml, copies);
+    return ml.recv(comm_.core(from));
+  }
+  void send_control(MessageLayer& ml, unsigned to, const Words& w) { send(ml, to, w, {}); }
+  Words recv_control(MessageLayer& ml, unsigned from) { return recv(ml, from, {}); }
   // Up the tree: fold the tile mates' and every child's message into `acc`, then pass it on.
   template <typename Fold>
   void gather(MessageLayer& ml, const MeshTree& tree, unsigned me, Words& acc, Fold fold) {
@@ -88,10 +99,15 @@ class MeshCollective : public CollectiveFirmware {
   // along X; the other tiles take it along X and pass it on along X. Every tile delivers a copy
   // to its core. Words that reach a switch before its route is in force wait there.
   void sn_route_broadcast(MessageLayer& ml, unsigned me, unsigned root);
-  void sn_broadcast(MessageLayer& ml, unsigned me, unsigned root, Words& data);
+  // (`copies`: the user buffer of the data, as send's.)
+  void sn_broadcast(MessageLayer& ml, unsigned me, unsigned root, Words& data,
+                    const CopyBuffers& copies);
 
   GridCommunicator comm_;
   unsigned n_;
+  // The user buffer this collective's data is copied from and to: the message per rank
+  // (none, each call its own size: barriers).
+  CopyBuffers copies_;
   std::uint64_t bytes_moved_ = 0;
   std::vector<bool> sn_routed_ = std::vector<bool>(n_, false);  // per rank: SN route is set
 };
@@ -148,6 +164,13 @@ unsigned alltoall_message_words(const FirmwareParams& p, unsigned n, unsigned sr
 
 // Base of the alltoalls: the words rank `src` sends rank `dst` (alltoall_message_words of
 // pattern data).
+// Sizes in words of the messages rank `src` sends every other rank, in rank order
+// (alltoall_message_words); of those every other rank sends rank `dst` (alltoall_sizes_to).
+std::vector<std::uint64_t> alltoall_sizes_from(const FirmwareParams& p, unsigned n, unsigned src,
+                                               bool varying);
+std::vector<std::uint64_t> alltoall_sizes_to(const FirmwareParams& p, unsigned n, unsigned dst,
+                                             bool varying);
+
 class AlltoallBase : public MeshCollective {
  public:
   AlltoallBase(const FirmwareParams& p, const Topology& t, bool varying)
@@ -155,6 +178,16 @@ class AlltoallBase : public MeshCollective {
 
  protected:
   Words message(unsigned src, unsigned dst) const;
+  // Each message its own user buffer (a message per rank pair): the one src sends dst, and a
+  // bundle of messages of `sizes` words laid end to end.
+  CopyBuffers copies_of(unsigned src, unsigned dst) const {
+    return CopyBuffers::user(4ull * alltoall_message_words(p_, n_, src, dst, varying_));
+  }
+  static CopyBuffers bundle_copies(const std::vector<std::uint64_t>& sizes) {
+    std::uint64_t words = 0;
+    for (const std::uint64_t w : sizes) words += w;
+    return CopyBuffers::messages(sizes, 0, words);
+  }
   unsigned words_;
   bool varying_;
 };

@@ -1,10 +1,28 @@
 #include "collectives/message_layer.hpp"
 
+#include <algorithm>
+#include <limits>
 #include <string>
 
 #include <systemc>
 
 namespace collnoc {
+
+CopyBuffers CopyBuffers::user(std::uint64_t bytes, unsigned own_words) {
+  return {own_words, {{std::numeric_limits<std::uint64_t>::max(), bytes}}};
+}
+
+CopyBuffers CopyBuffers::messages(const std::vector<std::uint64_t>& sizes, std::uint64_t first,
+                                  std::uint64_t words, unsigned own_words) {
+  CopyBuffers b{own_words, {}};
+  std::uint64_t start = 0;
+  for (const std::uint64_t size : sizes) {
+    const std::uint64_t from = std::max(start, first), to = std::min(start + size, first + words);
+    if (from < to) b.spans.push_back({to - from, 4 * size});
+    start += size;
+  }
+  return b;
+}
 
 void MessageLayer::fault(const std::string& why) {
   SC_REPORT_ERROR("collnoc/message_layer", why.c_str());

@@ -20,6 +20,26 @@ struct SendOptions {
   std::uint32_t tag = 0;      // what the message is, for the receiver (MPI's tag)
 };
 
+// Where a data call's payload (a send, a receive, a put, a get, a read of the own buffer) is
+// copied from or to, for the software model's cache residency of the copy
+// (docs/software_model.md#copies): first `own_words` of the layer's own (a flag), then spans of
+// words each of a user buffer of `buffer_bytes`. Words beyond the spans, and every call while
+// no span is set, count as a buffer of their own size.
+struct CopySpan {
+  std::uint64_t words = 0;
+  std::uint64_t buffer_bytes = 0;
+};
+struct CopyBuffers {
+  unsigned own_words = 0;
+  std::vector<CopySpan> spans;
+  // Every payload word after own_words from or to user buffers of `bytes` bytes.
+  static CopyBuffers user(std::uint64_t bytes, unsigned own_words = 0);
+  // Words [first, first + words) of messages of `sizes` words laid end to end, each message a
+  // user buffer of its own (a message per rank pair).
+  static CopyBuffers messages(const std::vector<std::uint64_t>& sizes, std::uint64_t first,
+                              std::uint64_t words, unsigned own_words = 0);
+};
+
 // A received message and what the network says about its trip.
 struct Message {
   NodeId src = 0;
@@ -77,6 +97,9 @@ class MessageLayer {
   // The program folded `elements` elements of a reduction: what that costs is the software
   // model's (collectives/software_model.hpp); nothing by default.
   virtual void reduced(std::uint64_t /*elements*/) {}
+  // The payload of the program's next data calls is copied from or to `buffers` (the software
+  // model charges its copies by them; CopyBuffersScope); nothing by default.
+  virtual void set_copy_buffers(const CopyBuffers& /*buffers*/) {}
   // This core's current cycle (including time it has run ahead).
   virtual Cycle now() const = 0;
   // Which round (step, phase) of its program this core is in: shown in waves, and carried by
@@ -112,6 +135,20 @@ class MessageLayer {
 
  protected:
   void missing(const char* what);
+};
+
+// Sets a layer's copy buffers for the calls within its scope, and clears them after.
+class CopyBuffersScope {
+ public:
+  CopyBuffersScope(MessageLayer& ml, const CopyBuffers& buffers) : ml_(ml) {
+    ml_.set_copy_buffers(buffers);
+  }
+  ~CopyBuffersScope() { ml_.set_copy_buffers({}); }
+  CopyBuffersScope(const CopyBuffersScope&) = delete;
+  CopyBuffersScope& operator=(const CopyBuffersScope&) = delete;
+
+ private:
+  MessageLayer& ml_;
 };
 
 }  // namespace collnoc

@@ -35,6 +35,7 @@ struct Outgoing {
   SendOptions opt;
   Cycle sent = 0;              // the program called send
   std::uint32_t next_word = 0;  // mpb: words already pushed
+  CopyBuffers copies;          // what the program copies it from (set_copy_buffers)
 };
 
 // ------------------------------------------------------------------ rendezvous
@@ -60,7 +61,7 @@ class RendezvousLayer final : public ProtocolLayer {
     if (dst >= size()) fault("send to a rank that does not exist");
     if (reserved_kind(opt.kind) && (teardown_ || !channel_kind(opt.kind)))
       fault("a message kind reserved for the NI and its protocols");
-    waiting_for_cts_[dst].push_back(Outgoing{data, opt, now(), 0});
+    waiting_for_cts_[dst].push_back(Outgoing{data, opt, now(), 0, copies_});
     ++unsent_;
     control(dst, rts_, opt.vc_class);
   }
@@ -69,6 +70,11 @@ class RendezvousLayer final : public ProtocolLayer {
   Message recv_any() override { return take(kAnySource); }
   void flush() override {
     while (unsent_ > 0) progress();
+  }
+  // A send's data leaves later, during another call: it keeps the buffers of its own.
+  void set_copy_buffers(const CopyBuffers& buffers) override {
+    copies_ = buffers;
+    inner_.set_copy_buffers(buffers);
   }
 
  private:
@@ -120,7 +126,9 @@ class RendezvousLayer final : public ProtocolLayer {
       if (queue.empty()) fault("rendezvous: a CTS for a message never announced");
       Outgoing out = std::move(queue.front());
       queue.pop_front();
+      inner_.set_copy_buffers(out.copies);
       inner_.send(m.src, out.data, out.opt);
+      inner_.set_copy_buffers(copies_);
       --unsent_;
       ++counters_.data_chunks;
       if (teardown_) control(m.src, kChannelTeardownKind, out.opt.vc_class);
@@ -140,6 +148,7 @@ class RendezvousLayer final : public ProtocolLayer {
   bool teardown_;
   std::uint8_t rts_, cts_;           // the handshake's kinds
   std::vector<unsigned> teardowns_;  // per sender: teardowns in, not yet taken
+  CopyBuffers copies_;               // the program's current ones
 };
 
 // ------------------------------------------------------------------ mpb
@@ -167,7 +176,7 @@ class MpbLayer final : public ProtocolLayer {
 
   void send(NodeId dst, const Words& data, const SendOptions& opt) override {
     if (dst >= size()) fault("send to a rank that does not exist");
-    outgoing_[dst].push_back(Outgoing{data, opt, now(), 0});
+    outgoing_[dst].push_back(Outgoing{data, opt, now(), 0, {}});
     ++unsent_;
     flag_put(dst, layout_.announce(rank()), ++announced_[dst]);
   }

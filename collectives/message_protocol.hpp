@@ -50,6 +50,7 @@ class ProtocolLayer : public MessageLayer {
   void multicast(const std::vector<NodeId>&, const Words&, const SendOptions&) override;
   void compute(Cycle cycles) override { inner_.compute(cycles); }
   void reduced(std::uint64_t elements) override { inner_.reduced(elements); }
+  void set_copy_buffers(const CopyBuffers& buffers) override { inner_.set_copy_buffers(buffers); }
   Cycle now() const override { return inner_.now(); }
   void mark_round(unsigned round) override { inner_.mark_round(round); }
   void start_repetition(unsigned rep) override { inner_.start_repetition(rep); }

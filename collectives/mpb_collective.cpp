@@ -57,15 +57,29 @@ unsigned MpbCollective::child_index(unsigned t) const {
   return static_cast<unsigned>(std::find(siblings.begin(), siblings.end(), t) - siblings.begin());
 }
 
+namespace {
+
+// `copies` behind one flag word (put_flagged, wait_word).
+CopyBuffers behind_flag(const CopyBuffers& copies) {
+  CopyBuffers b = copies;
+  b.own_words = 1;
+  return b;
+}
+
+}  // namespace
+
 void MpbCollective::put_flagged(MessageLayer& ml, unsigned to, unsigned word, std::uint32_t flag,
-                                const Words& data) {
+                                const Words& data, const CopyBuffers& copies) {
   Words m{flag};
   m.insert(m.end(), data.begin(), data.end());
   bytes_moved_ += 4ull * data.size();
+  const CopyBuffersScope scope(ml, behind_flag(copies));
   ml.put(comm_.core(to), 4 * word, m);
 }
 
-Words MpbCollective::wait_word(MessageLayer& ml, unsigned word, std::uint32_t flag, std::size_t words) {
+Words MpbCollective::wait_word(MessageLayer& ml, unsigned word, std::uint32_t flag, std::size_t words,
+                               const CopyBuffers& copies) {
+  const CopyBuffersScope scope(ml, behind_flag(copies));
   for (Words w = ml.mpb_read(4 * word, words + 1);; w = ml.mpb_read(4 * word, words + 1)) {
     if (w[0] >= flag) return Words(w.begin() + 1, w.end());
     ml.mpb_wait();
@@ -80,16 +94,17 @@ Words MpbCollective::chunk(const Words& data, std::size_t c) const {
 }
 
 void MpbCollective::send_chunk(MessageLayer& ml, unsigned to, unsigned source, unsigned channel,
-                               std::uint32_t seq, const Words& piece, bool alone) {
+                               std::uint32_t seq, const Words& piece, const CopyBuffers& copies,
+                               bool alone) {
   if (seq > buffers_)  // its buffer held chunk seq - buffers: the reader must be done with it
     wait_flags(ml, [&](const Words& f) { return f[kAck + channel] >= seq - buffers_; });
-  put_flagged(ml, to, slot_word(source, seq % buffers_), seq, piece);
+  put_flagged(ml, to, slot_word(source, seq % buffers_), seq, piece, copies);
   if (alone) wait_flags(ml, [&](const Words& f) { return f[kAck + channel] >= seq; });
 }
 
 Words MpbCollective::take_chunk(MessageLayer& ml, unsigned source, unsigned from, unsigned channel,
-                                std::uint32_t seq, std::size_t words) {
-  Words piece = wait_word(ml, slot_word(source, seq % buffers_), seq, words);
+                                std::uint32_t seq, std::size_t words, const CopyBuffers& copies) {
+  Words piece = wait_word(ml, slot_word(source, seq % buffers_), seq, words, copies);
   put_flagged(ml, from, kAck + channel, seq, {});
   return piece;
 }
@@ -101,7 +116,8 @@ void MpbCollective::tree_down(MessageLayer& ml, unsigned me, unsigned run, Words
   ml.mark_round(2);  // down the tree
   if (me != lead) {
     for (std::uint32_t c = 0; c < n; ++c) {
-      const Words piece = take_chunk(ml, down_source, lead, 5, base + c + 1, chunk(data, c).size());
+      const Words piece =
+          take_chunk(ml, down_source, lead, 5, base + c + 1, chunk(data, c).size(), copies_);
       std::copy(piece.begin(), piece.end(), data.begin() + static_cast<std::ptrdiff_t>(c * slot_words_));
     }
     return;
@@ -112,16 +128,17 @@ void MpbCollective::tree_down(MessageLayer& ml, unsigned me, unsigned run, Words
     Words piece = chunk(data, c);
     if (up >= 0) {
       piece = take_chunk(ml, down_source, leader(static_cast<unsigned>(up), static_cast<int>(p_.root)),
-                         1 + child_index(t), base + c + 1, piece.size());
+                         1 + child_index(t), base + c + 1, piece.size(), copies_);
       std::copy(piece.begin(), piece.end(), data.begin() + static_cast<std::ptrdiff_t>(c * slot_words_));
     }
     for (std::size_t k = 0; k < kids.size(); ++k)
       send_chunk(ml, leader(kids[k], static_cast<int>(p_.root)), down_source,
-                 1 + static_cast<unsigned>(k), base + c + 1, piece);
+                 1 + static_cast<unsigned>(k), base + c + 1, piece, copies_);
   }
   // The mates last, in turns: the leader has nothing more to inject.
   for (unsigned mate : mates_of(me))
-    for (std::uint32_t c = 0; c < n; ++c) send_chunk(ml, mate, down_source, 5, base + c + 1, chunk(data, c), true);
+    for (std::uint32_t c = 0; c < n; ++c)
+      send_chunk(ml, mate, down_source, 5, base + c + 1, chunk(data, c), copies_, true);
 }
 
 std::uint32_t MpbCollective::flag_barrier(MessageLayer& ml, unsigned me, const std::vector<int>& arrival,

@@ -57,8 +57,11 @@ class MpbCollective : public MeshCollective {
   // The tiles whose parent is t, in tile order (a child's index is its place here).
   static std::vector<unsigned> children(const std::vector<int>& parent, unsigned t);
 
-  // A put of `data` behind the flag `flag` at word `word` of core `to`'s buffer.
-  void put_flagged(MessageLayer& ml, unsigned to, unsigned word, std::uint32_t flag, const Words& data);
+  // A put of `data` behind the flag `flag` at word `word` of core `to`'s buffer. `copies`: the
+  // user buffers of `data` (none: counts and flags, copies of their own size); the flag is the
+  // layer's own word (docs/software_model.md#copies).
+  void put_flagged(MessageLayer& ml, unsigned to, unsigned word, std::uint32_t flag,
+                   const Words& data, const CopyBuffers& copies = {});
   // Polls this core's flag words until `ready` holds for them; returns them.
   template <typename Ready>
   Words wait_flags(MessageLayer& ml, Ready ready) {
@@ -68,8 +71,9 @@ class MpbCollective : public MeshCollective {
     }
   }
   // Polls word `word` of this core's buffer until it reaches `flag`; returns the `words` words
-  // after it.
-  Words wait_word(MessageLayer& ml, unsigned word, std::uint32_t flag, std::size_t words);
+  // after it, copied to `copies` (put_flagged's).
+  Words wait_word(MessageLayer& ml, unsigned word, std::uint32_t flag, std::size_t words,
+                  const CopyBuffers& copies);
 
   // Data slots: slot (source, buffer) of a reader's buffer, a flag word then slot_words_ words.
   unsigned slot_word(unsigned source, unsigned buffer) const {
@@ -78,13 +82,14 @@ class MpbCollective : public MeshCollective {
   // Writes chunk `seq` (1, 2, ...) of a stream into its buffer of slot `source` at `to`, once
   // the reader has acknowledged chunk seq - buffers (on this core's ack word `channel`). With
   // `alone`, waits for this chunk's acknowledgement too: the reader's ack and this core's next
-  // put never overlap (a mate and its leader take turns).
+  // put never overlap (a mate and its leader take turns). `copies`: the piece's user buffers.
   void send_chunk(MessageLayer& ml, unsigned to, unsigned source, unsigned channel,
-                  std::uint32_t seq, const Words& piece, bool alone = false);
-  // Takes chunk `seq` of `words` words from slot `source` and acknowledges it to the writer
-  // `from`, on its ack word `channel`.
+                  std::uint32_t seq, const Words& piece, const CopyBuffers& copies,
+                  bool alone = false);
+  // Takes chunk `seq` of `words` words from slot `source` into `copies` and acknowledges it to
+  // the writer `from`, on its ack word `channel`.
   Words take_chunk(MessageLayer& ml, unsigned source, unsigned from, unsigned channel,
-                   std::uint32_t seq, std::size_t words);
+                   std::uint32_t seq, std::size_t words, const CopyBuffers& copies);
   // Chunk c of `data` (slot_words_ words each, the last one shorter).
   Words chunk(const Words& data, std::size_t c) const;
   std::size_t chunks(std::size_t words) const {
@@ -130,7 +135,8 @@ void MpbCollective::tree_up(MessageLayer& ml, unsigned me, unsigned run, Words& 
   const std::uint32_t n = static_cast<std::uint32_t>(chunks(acc.size())), base = run * n;
   ml.mark_round(1);  // up the tree
   if (me != lead) {
-    for (std::uint32_t c = 0; c < n; ++c) send_chunk(ml, lead, 4, 0, base + c + 1, chunk(acc, c), true);
+    for (std::uint32_t c = 0; c < n; ++c)
+      send_chunk(ml, lead, 4, 0, base + c + 1, chunk(acc, c), copies_, true);
     return;
   }
   const auto fold_chunk = [&](std::uint32_t c, const Words& in) {
@@ -140,16 +146,16 @@ void MpbCollective::tree_up(MessageLayer& ml, unsigned me, unsigned run, Words& 
   };
   for (unsigned mate : mates_of(me))
     for (std::uint32_t c = 0; c < n; ++c)
-      fold_chunk(c, take_chunk(ml, 4, mate, 0, base + c + 1, chunk(acc, c).size()));
+      fold_chunk(c, take_chunk(ml, 4, mate, 0, base + c + 1, chunk(acc, c).size(), copies_));
   const std::vector<unsigned> kids = children(tree_, t);
   const int up = tree_[t];
   for (std::uint32_t c = 0; c < n; ++c) {
     for (std::size_t k = 0; k < kids.size(); ++k)
       fold_chunk(c, take_chunk(ml, static_cast<unsigned>(k), leader(kids[k], static_cast<int>(p_.root)),
-                               0, base + c + 1, chunk(acc, c).size()));
+                               0, base + c + 1, chunk(acc, c).size(), copies_));
     if (up >= 0)
       send_chunk(ml, leader(static_cast<unsigned>(up), static_cast<int>(p_.root)), child_index(t),
-                 0, base + c + 1, chunk(acc, c));
+                 0, base + c + 1, chunk(acc, c), copies_);
   }
 }
 

@@ -15,9 +15,11 @@ const std::array<SoftwareCostKey, kSoftwareCostCount> kSoftwareCostKeys{{
     {"send_overhead_cycles", "cycles", "per message sent"},
     {"recv_overhead_cycles", "cycles", "per message received"},
     {"copy_cycles_per_byte_cached", "cycles/byte",
-     "payload copy, each side, of a message of at most cache_resident_bytes"},
-    {"copy_cycles_per_byte_uncached", "cycles/byte", "payload copy, each side, of a larger message"},
-    {"cache_resident_bytes", "bytes", "messages up to this size are cache-resident"},
+     "payload copy, each side, from or to a user buffer of at most cache_resident_bytes"},
+    {"copy_cycles_per_byte_uncached", "cycles/byte",
+     "payload copy, each side, from or to a larger user buffer"},
+    {"cache_resident_bytes", "bytes",
+     "user buffers (the message per rank or rank pair) up to this size are cache-resident"},
     {"poll_cycles", "cycles", "a polling receive checks this often; the check that finds costs it too"},
     {"interrupt_cycles", "cycles", "per message received: interrupt entry and exit"},
     {"channel_setup", "", "a channel per message: request, grant, data, teardown (true / false)"},
@@ -87,7 +89,7 @@ class SoftwareLayer final : public ProtocolLayer {
   }
 
   void send(NodeId dst, const Words& data, const SendOptions& opt) override {
-    sending(data.size(), opt.kind == kChannelRequestKind ? 1 : 0);
+    sending(copy(data.size()), opt.kind == kChannelRequestKind ? 1 : 0);
     inner_.send(dst, data, opt);
   }
   Words recv(NodeId src) override {
@@ -104,22 +106,22 @@ class SoftwareLayer final : public ProtocolLayer {
   }
   void send_coded(const std::vector<NodeId>& dsts, const Words& a, const Words& b,
                   const SendOptions& opt) override {
-    sending(a.size() + b.size(), 0);
+    sending(copy(a.size() + b.size()), 0);
     inner_.send_coded(dsts, a, b, opt);
   }
   void xor_words(const Words& a, const Words& b, const SendOptions& opt) override {
-    sending(a.size() + b.size(), 0);
+    sending(copy(a.size() + b.size()), 0);
     inner_.xor_words(a, b, opt);
   }
   void multicast(const std::vector<NodeId>& dsts, const Words& data,
                  const SendOptions& opt) override {
-    sending(data.size(), 0);
+    sending(copy(data.size()), 0);
     inner_.multicast(dsts, data, opt);
   }
   MulticastShape multicast_shape() const override { return inner_.multicast_shape(); }
   // The static network is a stream to and from the switch: a send and a polled receive.
   void sn_send(const Words& data) override {
-    sending(data.size(), 0);
+    sending(copy(data.size()), 0);
     inner_.sn_send(data);
   }
   Words sn_recv(std::size_t words) override {
@@ -129,14 +131,15 @@ class SoftwareLayer final : public ProtocolLayer {
     m.arrival_cycle = now();
     return received(std::move(m), start).words;
   }
-  // Message-passing buffers (scc): a put costs a send of its words, a get a send and a
-  // receive; a read of the own buffer (a poll of its flags) a poll and the copy of its words.
+  // Message-passing buffers (scc): a put costs a send of its words, a get a send (of its
+  // request: the layer's own two words) and a receive; a read of the own buffer (a poll of its
+  // flags) a poll and the copy of its words.
   void put(NodeId dst, std::uint32_t offset, const Words& data) override {
-    sending(data.size(), 0);
+    sending(copy(data.size()), 0);
     inner_.put(dst, offset, data);
   }
   Words get(NodeId src, std::uint32_t offset, std::size_t words) override {
-    sending(2, 0);
+    sending(copy_of(2, 8), 0);
     const Cycle start = now();
     Message m;
     m.words = inner_.get(src, offset, words);
@@ -150,16 +153,39 @@ class SoftwareLayer final : public ProtocolLayer {
   void reduced(std::uint64_t elements) override {
     charge(jittered(whole(c_.reduce_cycles_per_element * static_cast<double>(elements))));
   }
+  void set_copy_buffers(const CopyBuffers& buffers) override {
+    buffers_ = buffers;
+    inner_.set_copy_buffers(buffers);
+  }
 
  private:
+  // Copying `words` words from or to a buffer of `buffer_bytes`: at the cached rate when the
+  // buffer is cache-resident, whatever part of it one call copies.
+  double copy_of(std::uint64_t words, double buffer_bytes) const {
+    return 4.0 * static_cast<double>(words) *
+           (buffer_bytes <= c_.cache_resident_bytes ? c_.copy_cycles_per_byte_cached
+                                                    : c_.copy_cycles_per_byte_uncached);
+  }
+  // A call's payload of `words` words, by the buffers the program set (set_copy_buffers): the
+  // layer's own words and any beyond the spans as buffers of their own size, each span's by its
+  // user buffer; with none set, the payload as a buffer of its own size.
   double copy(std::size_t words) const {
-    const double bytes = 4.0 * static_cast<double>(words);
-    return bytes * (bytes <= c_.cache_resident_bytes ? c_.copy_cycles_per_byte_cached
-                                                     : c_.copy_cycles_per_byte_uncached);
+    const auto own = [&](std::uint64_t w) { return copy_of(w, 4.0 * static_cast<double>(w)); };
+    if (buffers_.spans.empty()) return own(words);
+    std::uint64_t left = words;
+    const std::uint64_t header = std::min<std::uint64_t>(left, buffers_.own_words);
+    double cycles = own(header);
+    left -= header;
+    for (const CopySpan& s : buffers_.spans) {
+      const std::uint64_t w = std::min(left, s.words);
+      cycles += copy_of(w, static_cast<double>(s.buffer_bytes));
+      left -= w;
+    }
+    return cycles + own(left);
   }
   // A channel request (RTS of the channel layer above) first sets the channel up.
-  void sending(std::size_t words, unsigned setups) {
-    charge(jittered(whole(c_.send_overhead_cycles + copy(words) + setups * c_.channel_setup_cycles)));
+  void sending(double copy_cycles, unsigned setups) {
+    charge(jittered(whole(c_.send_overhead_cycles + copy_cycles + setups * c_.channel_setup_cycles)));
   }
   // `m` was asked for at `start`: the receive's costs after it, and for a polling receive the
   // wait until the first check at or after its arrival plus that check (the wait is the
@@ -189,6 +215,7 @@ class SoftwareLayer final : public ProtocolLayer {
   }
 
   SoftwareCosts c_;
+  CopyBuffers buffers_;  // of the program's current data calls
   Cycle charged_ = 0;
   std::uint64_t seed_;               // (seed, mixed)
   std::uint64_t jitter_stream_ = 0;  // this core's and repetition's
@@ -240,10 +267,11 @@ class SoftwareFirmware final : public Firmware {
 
 // Costs in SoftwareCosts' field order: send, recv, copy cached, copy uncached (per byte),
 // cache-resident bytes, poll, interrupt, channel setup, its cycles, reduce per element, jitter
-// percent (polling libraries little, interrupt-driven ones more: docs/manycore.md).
+// percent (polling libraries little, interrupt-driven ones more: docs/software_model.md,
+// "Timing jitter and variance").
 // Cycles of each platform's clock: tilepro's cores run at its 700 MHz; scc's cores at 533 MHz,
 // half its 1066 MHz mesh clock, so a core cycle is 2 of these. Where each value comes from:
-// docs/manycore.md, "Software cost model".
+// docs/software_model.md, "Presets and where their values come from".
 const std::vector<SoftwarePreset>& software_presets() {
   static const std::vector<SoftwarePreset> table = {
       {"nocmsg",

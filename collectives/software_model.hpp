@@ -3,7 +3,7 @@
 // (SoftwareCosts) taken from a named preset, each overridable (core.software.<cost>); firmware
 // runs through a SoftwareLayer that charges them, and through an iLib-style channel per message
 // where the model sets channels up. Nothing here runs per cycle: costs are charged per message,
-// per receive and per reduced element (docs/manycore.md, "Software cost model").
+// per receive and per reduced element (docs/software_model.md).
 #pragma once
 #include <array>
 #include <cstdint>
@@ -25,7 +25,8 @@ struct SoftwareCosts {
   double send_overhead_cycles = 0;  // per message sent: the library call, header, NI command
   double recv_overhead_cycles = 0;  // per message received: matching, bookkeeping
   // Copying the payload between memory and the NI, on both sides: cache-resident when the
-  // message is at most cache_resident_bytes, not resident (from DRAM) otherwise.
+  // buffer it comes from or goes to (the user's message, however a call cuts it: CopyBuffers)
+  // is at most cache_resident_bytes, not resident (from DRAM) otherwise.
   double copy_cycles_per_byte_cached = 0;
   double copy_cycles_per_byte_uncached = 0;
   double cache_resident_bytes = 0;

@@ -162,6 +162,41 @@ KeySpec text_key(std::string key, std::string unit, std::string meaning, Access 
   return spec(std::move(key), ValueType::string, std::move(unit), std::move(meaning), std::move(a));
 }
 
+// core.software.<cost> (kSoftwareCostKeys[i]): a number in its range, or true / false for the
+// channel switch, or empty for the model's value; held as text in SoftwareModelParams.
+KeySpec software_cost_key(std::size_t i) {
+  const SoftwareCostKey& cost = kSoftwareCostKeys[i];
+  const bool is_switch = i == kChannelSetup;
+  const Access a{
+      [i](RunConfig& c, const ConfigValue& v) {
+        std::string& text = c.firmware.software.overrides[i];
+        if (const auto* d = std::get_if<double>(&v)) {
+          char buf[32];
+          std::snprintf(buf, sizeof buf, "%.17g", *d);
+          text = buf;
+        } else if (const auto* b = std::get_if<bool>(&v)) {
+          text = *b ? "true" : "false";
+        } else {
+          text = std::get<std::string>(v);
+        }
+      },
+      [i, is_switch](const RunConfig& c) -> ConfigValue {
+        const std::string& text = c.firmware.software.overrides[i];
+        if (text.empty()) return text;
+        if (is_switch) return text == "true";
+        return std::strtod(text.c_str(), nullptr);
+      }};
+  const std::string meaning = std::string("software model: ") + cost.meaning + " (empty: the model's)";
+  KeySpec s = is_switch ? spec(std::string("core.software.") + cost.name, ValueType::bool_, "",
+                               meaning, a)
+                        : real_key(std::string("core.software.") + cost.name,
+                                   i == kJitterPercent ? SoftwareCosts::jitter_percent_range
+                                                       : SoftwareCosts::cost_range,
+                                   cost.unit, meaning, a);
+  s.empty_allowed = true;
+  return s;
+}
+
 KeySpec enum_key(std::string key, std::string meaning, Allowed allowed, Access a) {
   KeySpec s = text_key(std::move(key), "", std::move(meaning), std::move(a));
   s.allowed = std::move(allowed);
@@ -354,7 +389,7 @@ std::vector<KeySpec> build_schema() {
                "how far a core's firmware may run ahead of simulated time",
                COLLNOC_FIELD(platform.system.core.quantum_cycles)),
       enum_key("core.software_model",
-               "what the software on the cores costs per message (docs/manycore.md): auto (nocmsg "
+               "what the software on the cores costs per message (docs/software_model.md): auto (nocmsg "
                "for the NoCMsg collectives, the platform's MPI-style preset for the baselines), "
                "none (the hardware alone), or a preset",
                software_model_names, COLLNOC_FIELD(firmware.software.model)),
@@ -629,16 +664,10 @@ std::vector<KeySpec> build_schema() {
                 [](const RunConfig& c) { return value_of(c.run.seed); }}),
   };
 #undef COLLNOC_FIELD
-  // core.software.<cost>, after core.software_model: text, empty for the model's own value.
+  // core.software.<cost>, after core.software_model: empty for the model's own value.
   auto at = std::find_if(rest.begin(), rest.end(),
                          [](const KeySpec& s) { return s.key == "core.software_model"; });
-  for (std::size_t i = 0; i < kSoftwareCostCount; ++i) {
-    const SoftwareCostKey& cost = kSoftwareCostKeys[i];
-    at = rest.insert(
-        at + 1, text_key(std::string("core.software.") + cost.name, cost.unit,
-                         std::string("software model: ") + cost.meaning + " (empty: the model's)",
-                         field([i](RunConfig& c) -> auto& { return c.firmware.software.overrides[i]; })));
-  }
+  for (std::size_t i = 0; i < kSoftwareCostCount; ++i) at = rest.insert(at + 1, software_cost_key(i));
   // router.switching and router.vc_realloc come after router.hop_latency_cycles.
   for (KeySpec& s : rest) schema.push_back(std::move(s));
   // The defaults are the library's: what a RunConfig holds before anything is set.
@@ -754,6 +783,9 @@ ConfigValue parse_value(const KeySpec& k, const YAML::Node& node, const std::str
   auto fail = [&](const std::string& why) -> InputError {
     return InputError(k.key + " = " + shown + ": " + why + where);
   };
+  if (k.empty_allowed && node.IsScalar() && node.Scalar().empty()) return std::string();
+  // What an empty-allowed key adds to the values it takes.
+  const std::string or_empty = k.empty_allowed ? ", or empty for the model's value" : "";
   const std::string range = with_unit(uint_range(k), k);
   // Not an unsigned integer (or a list of them): what is, with the range of each. `element`: one
   // item of a list (or the single value a list key was given).
@@ -780,14 +812,16 @@ ConfigValue parse_value(const KeySpec& k, const YAML::Node& node, const std::str
       double v = 0;
       const std::string real = real_range(k);
       if (!node.IsScalar() || !parse_real(node.Scalar(), v))
-        throw fail(with_unit("must be a number" + (real.empty() ? "" : " " + real), k));
+        throw fail(with_unit("must be a number" + (real.empty() ? "" : " " + real), k) + or_empty);
       if (k.real_bounded && !k.real_range.contains(v))
-        throw fail(with_unit("must be " + real, k));
+        throw fail(with_unit((k.empty_allowed ? "must be a number " : "must be ") + real, k) +
+                   or_empty);
       return v;
     }
     case ValueType::bool_: {
       bool v = false;
-      if (!node.IsScalar() || !parse_bool(node.Scalar(), v)) throw fail("must be true or false");
+      if (!node.IsScalar() || !parse_bool(node.Scalar(), v))
+        throw fail("must be true or false" + or_empty);
       return v;
     }
     case ValueType::string: {

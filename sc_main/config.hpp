@@ -48,6 +48,9 @@ struct KeySpec {
   UintRange uint_range{0, kU32Max};
   RealRange real_range{0, 0};
   bool real_bounded = false;
+  // A number or switch that may also be left empty ("": unset, the value comes from elsewhere,
+  // e.g. core.software.<cost> from the model's preset); its default then reads "".
+  bool empty_allowed = false;
   std::function<std::vector<std::string>()> allowed;  // enumeration values; empty: any
   // Throws InputError for a name the library's field cannot hold (an enumeration of its own).
   std::function<void(RunConfig&, const ConfigValue&)> apply;

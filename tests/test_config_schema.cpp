@@ -197,7 +197,9 @@ TEST_CASE("each key's apply and read address one field of its own", "[config]") 
   for (const KeySpec& k : schema) {
     // A value other than the default, of the key's type.
     ConfigValue other;
-    if (const auto* u = std::get_if<std::uint64_t>(&k.default_value))
+    if (k.empty_allowed)  // (default: empty)
+      other = k.type == ValueType::bool_ ? ConfigValue(true) : ConfigValue(k.real_range.max);
+    else if (const auto* u = std::get_if<std::uint64_t>(&k.default_value))
       other = *u == k.uint_range.min ? k.uint_range.min + 1 : k.uint_range.min;
     else if (const auto* l = std::get_if<std::vector<std::uint64_t>>(&k.default_value))
       other = std::vector<std::uint64_t>{l->front() + 1, l->front() + 2};

@@ -103,7 +103,7 @@ std::vector<std::string> every_mesh_collective(bool buffers_free = false) {
   std::vector<std::string> args;
   for (const CollectiveEntry& e : collective_algorithms()) {
     const std::string algorithm = e.algorithm;
-    const bool owns_buffers = algorithm == "onesided" || algorithm.find("_mpb") != std::string::npos;
+    const bool owns_buffers = algorithm == "onesided" || is_on_buffers_form(e);
     const bool scc_library = e.library == CollectiveLibrary::rcce || e.library == CollectiveLibrary::rckmpi;
     if (std::string(e.collective) != "total_exchange" && e.needs == CollectiveNeeds::any && !scc_library &&
         (buffers_free || !owns_buffers))

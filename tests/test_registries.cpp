@@ -401,3 +401,33 @@ TEST_CASE("registries: a collective algorithm is a class and a line, and runs ch
   CHECK(get<std::string>(out.report, "collective.algorithm") == "dissemination");
   CHECK(get<std::uint64_t>(out.report, "collective.messages_checked") == 16 * 4);
 }
+
+// algorithms.def's on_buffers column: each names an algorithm of the same collective and the
+// same library, which lookup_collective runs in its place where the cores have
+// message-passing buffers (and not with workload.nocmsg_mpb = false or msg.protocol = mpb).
+TEST_CASE("registries: an algorithm's form on the buffers is a line of its collective",
+          "[registry]") {
+  unsigned forms = 0;
+  for (const CollectiveEntry& e : collective_algorithms()) {
+    if (!*e.on_buffers) continue;
+    ++forms;
+    INFO(e.collective << " " << e.algorithm << " -> " << e.on_buffers);
+    FirmwareParams p;
+    p.collective = e.collective;
+    p.algorithm = e.algorithm;
+    p.protocol.mpb_bytes = 8192;
+    const CollectiveEntry& form = lookup_collective(p);
+    CHECK(std::string(form.algorithm) == e.on_buffers);
+    CHECK(form.library == e.library);
+    CHECK(is_on_buffers_form(form));
+    CHECK_FALSE(is_on_buffers_form(e));
+    p.nocmsg_mpb = false;
+    CHECK(&lookup_collective(p) == &e);
+    p.nocmsg_mpb = true;
+    p.protocol.name = "mpb";
+    CHECK(&lookup_collective(p) == &e);
+    p.protocol = {};
+    CHECK(&lookup_collective(p) == &e);
+  }
+  CHECK(forms == 6);  // the NoCMsg set's six: alltoall(v), barrier, broadcast, reduce, allreduce
+}

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -213,6 +214,88 @@ TEST_CASE("each software cost moves a hand-computed send, receive and fold by it
   CHECK(t[9].send == t[8].send + 500);
   CHECK(t[9].recv == t[8].recv);
   CHECK(t[9].software == 500);
+}
+
+// Core 0 sends `chunks` pieces of `words` words to core 1, which receives them once all are in
+// (after 100000 cycles); both copy them from or to `copies` (none: each call its own size).
+// Records the time each side spent in its calls.
+class ChunkedTransfer : public Firmware {
+ public:
+  ChunkedTransfer(unsigned chunks, unsigned words, std::optional<CopyBuffers> copies)
+      : chunks_(chunks), words_(words), copies_(std::move(copies)) {}
+  void run(MessageLayer& ml) override {
+    std::optional<CopyBuffersScope> scope;
+    if (copies_) scope.emplace(ml, *copies_);
+    for (unsigned c = 0; c < chunks_; ++c) {
+      if (ml.rank() == 0) {
+        const Cycle t = ml.now();
+        ml.send(1, pattern_message(1, 0, 1, c, words_));
+        send_ += ml.now() - t;
+      } else if (ml.rank() == 1) {
+        if (c == 0) ml.compute(100000);
+        const Cycle t = ml.now();
+        intact_ &= ml.recv(0) == pattern_message(1, 0, 1, c, words_);
+        recv_ += ml.now() - t;
+      }
+    }
+  }
+  void report(Report&) const override {}
+  bool data_verified() const override { return intact_; }
+  Cycle send_ = 0, recv_ = 0;
+
+ private:
+  unsigned chunks_, words_;
+  std::optional<CopyBuffers> copies_;
+  bool intact_ = true;
+};
+
+TEST_CASE("a copy is cached or not by its user buffer, however the transfer is chunked",
+          "[software]") {
+  struct Case {
+    Overrides costs;
+    unsigned chunks, words;
+    std::optional<CopyBuffers> copies;
+  };
+  const Overrides rates = {{"copy_cycles_per_byte_cached", "0.5"},
+                           {"copy_cycles_per_byte_uncached", "2"}};
+  Overrides small = rates, large = rates;
+  small.emplace_back("cache_resident_bytes", "1024");
+  large.emplace_back("cache_resident_bytes", "4096");
+  const std::vector<Case> cases = {
+      // A 4 KB user message as 16 chunks of 256 bytes, each chunk alone resident.
+      {{}, 16, 64, CopyBuffers::user(4096)},
+      {small, 16, 64, CopyBuffers::user(4096)},
+      {large, 16, 64, CopyBuffers::user(4096)},
+      {small, 16, 64, std::nullopt},
+      // Two user messages in one call, 300 words (1200 bytes) then 100 (400 bytes).
+      {{}, 1, 400, CopyBuffers::messages({300, 100}, 0, 400)},
+      {small, 1, 400, CopyBuffers::messages({300, 100}, 0, 400)},
+      // A flag word of the layer's own, then 256 bytes of the 4 KB user message.
+      {{}, 1, 65, CopyBuffers::user(4096, 1)},
+      {small, 1, 65, CopyBuffers::user(4096, 1)},
+  };
+  std::vector<ChunkedTransfer*> programs;
+  std::vector<Overrides> costs;
+  for (const Case& c : cases) costs.push_back(c.costs);
+  const Runs runs = run_cases(costs, [&](std::size_t i) {  // (owns the programs)
+    auto p = std::make_unique<ChunkedTransfer>(cases[i].chunks, cases[i].words, cases[i].copies);
+    programs.push_back(p.get());
+    return p;
+  });
+  const auto copy_cycles = [&](std::size_t i, std::size_t base) {
+    CHECK(programs[i]->send_ - programs[base]->send_ == programs[i]->recv_ - programs[base]->recv_);
+    return programs[i]->send_ - programs[base]->send_;
+  };
+  // Not resident (4096 > 1024): every byte at the uncached rate, on each side, though each
+  // call copies 256 bytes; resident (4096 <= 4096): the cached rate.
+  CHECK(copy_cycles(1, 0) == 4096 * 2);
+  CHECK(copy_cycles(2, 0) == 4096 / 2);
+  // Without user buffers each call decides by its own size: 256 bytes, cached.
+  CHECK(copy_cycles(3, 0) == 4096 / 2);
+  // Each message by its own size: 1200 bytes uncached, 400 cached.
+  CHECK(copy_cycles(5, 4) == 1200 * 2 + 400 / 2);
+  // The flag word by its own 4 bytes (cached), the rest by the user buffer.
+  CHECK(copy_cycles(7, 6) == 4 / 2 + 256 * 2);
 }
 
 TEST_CASE("a channel per message costs request, grant, data and teardown on an idle path",

@@ -15,7 +15,7 @@ class ReduceBroadcastAllreduce : public ReductionCollective {
     const bool sn = use_static_network(ml);
     if (sn) sn_route_broadcast(ml, me, p_.root);
     Words acc = reduce_to_root(ml, tree, me);
-    if (sn) sn_broadcast(ml, me, p_.root, acc);
+    if (sn) sn_broadcast(ml, me, p_.root, acc, copies_);
     else scatter(ml, tree, me, acc);
     check(acc, want_, "allreduce result at rank " + std::to_string(me));
   }

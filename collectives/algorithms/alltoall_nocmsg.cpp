@@ -304,7 +304,8 @@ class PatternAlltoall : public AlltoallBase {
     // What the mates send: out[i][dst] for core lead + i, cut from their bundles (the leader's
     // own messages are made when they leave).
     std::vector<std::vector<Words>> out(per_tile_);
-    for (unsigned i = 1; i < per_tile_; ++i) out[i] = split(recv(ml, lead + i), lead + i, true);
+    for (unsigned i = 1; i < per_tile_; ++i)
+      out[i] = split(recv(ml, lead + i, bundle_copies(alltoall_sizes_from(p_, n_, lead + i, varying_))), lead + i, true);
     // What arrives for the mates, in source order.
     std::vector<std::vector<Words>> in(per_tile_);
     for (unsigned i = 1; i < per_tile_; ++i) {
@@ -325,13 +326,16 @@ class PatternAlltoall : public AlltoallBase {
       if (plan_.rounds[r][tile] >= 0) {
         const unsigned peer = static_cast<unsigned>(plan_.rounds[r][tile]) * per_tile_;
         Words sent;  // from every core of this tile to every core of the peer's
+        std::vector<std::uint64_t> sent_sizes, got_sizes;
         for (unsigned i = 0; i < per_tile_; ++i)
           for (unsigned j = 0; j < per_tile_; ++j) {
             const Words piece = i == 0 ? message(me, peer + j) : std::move(out[i][peer + j]);
             sent.insert(sent.end(), piece.begin(), piece.end());
+            sent_sizes.push_back(alltoall_message_words(p_, n_, lead + i, peer + j, varying_));
+            got_sizes.push_back(alltoall_message_words(p_, n_, peer + i, lead + j, varying_));
           }
-        send(ml, peer, sent);
-        const Words got = recv(ml, peer);
+        send(ml, peer, sent, bundle_copies(sent_sizes));
+        const Words got = recv(ml, peer, bundle_copies(got_sizes));
         std::size_t at = 0;
         for (unsigned i = 0; i < per_tile_; ++i)
           for (unsigned j = 0; j < per_tile_; ++j) {
@@ -347,22 +351,22 @@ class PatternAlltoall : public AlltoallBase {
       const std::vector<int>& parent = plan_.arrival[r];
       Words count{1};
       for (unsigned u = 0; u < tiles_; ++u)
-        if (parent[u] == static_cast<int>(tile)) count[0] += recv(ml, u * per_tile_).at(0);
-      if (parent[tile] >= 0) send(ml, static_cast<unsigned>(parent[tile]) * per_tile_, count);
+        if (parent[u] == static_cast<int>(tile)) count[0] += recv_control(ml, u * per_tile_).at(0);
+      if (parent[tile] >= 0) send_control(ml, static_cast<unsigned>(parent[tile]) * per_tile_, count);
       if (sn) {
-        sn_broadcast(ml, me, centre_ * per_tile_, count);
+        sn_broadcast(ml, me, centre_ * per_tile_, count, {});
       } else {
         const std::vector<int>& down = plan_.release[r];
-        if (down[tile] >= 0) count = recv(ml, static_cast<unsigned>(down[tile]) * per_tile_);
+        if (down[tile] >= 0) count = recv_control(ml, static_cast<unsigned>(down[tile]) * per_tile_);
         for (unsigned u = 0; u < tiles_; ++u)
-          if (down[u] == static_cast<int>(tile)) send(ml, u * per_tile_, count);
+          if (down[u] == static_cast<int>(tile)) send_control(ml, u * per_tile_, count);
       }
       check(count, Words{tiles_}, "barrier release at rank " + std::to_string(me));
     }
     for (unsigned i = 1; i < per_tile_; ++i) {
       Words bundle;
       for (const Words& piece : in[i]) bundle.insert(bundle.end(), piece.begin(), piece.end());
-      send(ml, lead + i, bundle);
+      send(ml, lead + i, bundle, bundle_copies(alltoall_sizes_to(p_, n_, lead + i, varying_)));
     }
   }
   void report_more(Report& out) const override {
@@ -381,8 +385,8 @@ class PatternAlltoall : public AlltoallBase {
         const Words m = message(me, dst);
         bundle.insert(bundle.end(), m.begin(), m.end());
       }
-    send(ml, lead, bundle);
-    const std::vector<Words> got = split(recv(ml, lead), me, false);
+    send(ml, lead, bundle, bundle_copies(alltoall_sizes_from(p_, n_, me, varying_)));
+    const std::vector<Words> got = split(recv(ml, lead, bundle_copies(alltoall_sizes_to(p_, n_, me, varying_))), me, false);
     for (unsigned src = 0; src < n_; ++src)
       if (src != me)
         check(got[src], message(src, me), "message " + std::to_string(src) + " -> " + std::to_string(me));

@@ -38,7 +38,7 @@ class MpbAlltoall : public MpbCollective {
     for (unsigned i = 0; i < per_tile_; ++i)
       if (first + i != me) {
         ml.mark_round(0);
-        const Words bundle = stream_in(ml, first + i, run, outgoing_words(first + i));
+        const Words bundle = stream_in(ml, first + i, run, alltoall_sizes_from(p_, n_, first + i, varying_));
         std::size_t at = 0;
         for (unsigned dst = 0; dst < n_; ++dst)
           if (dst != first + i) out[i][dst] = cut(bundle, at, message(first + i, dst).size());
@@ -56,12 +56,15 @@ class MpbAlltoall : public MpbCollective {
       if (partner >= 0) {
         const unsigned other = static_cast<unsigned>(partner) * per_tile_;
         Words sent;
+        std::vector<std::uint64_t> sent_sizes, got_sizes;  // each message a user buffer of its own
         for (unsigned i = 0; i < per_tile_; ++i)
           for (unsigned j = 0; j < per_tile_; ++j) {
             const Words& m = first + i == me ? message(me, other + j) : out[i][other + j];
             sent.insert(sent.end(), m.begin(), m.end());
+            sent_sizes.push_back(alltoall_message_words(p_, n_, first + i, other + j, varying_));
+            got_sizes.push_back(alltoall_message_words(p_, n_, other + i, first + j, varying_));
           }
-        const Words got = swap(ml, static_cast<unsigned>(partner), base, sent, round_words(r, t));
+        const Words got = swap(ml, static_cast<unsigned>(partner), base, sent, sent_sizes, got_sizes);
         std::size_t at = 0;
         for (unsigned i = 0; i < per_tile_; ++i)
           for (unsigned j = 0; j < per_tile_; ++j)
@@ -77,7 +80,7 @@ class MpbAlltoall : public MpbCollective {
       if (first + i != me) {
         Words bundle;
         for (const Words& m : in[i]) bundle.insert(bundle.end(), m.begin(), m.end());
-        stream_out(ml, first + i, run, bundle);
+        stream_out(ml, first + i, run, bundle, alltoall_sizes_to(p_, n_, first + i, varying_));
       }
   }
   void report_more(Report& out) const override {
@@ -91,14 +94,23 @@ class MpbAlltoall : public MpbCollective {
   // partner's chunk c is in. The partner put that one only after it had read this core's chunk
   // c - 1, so the slot chunk c + 1 overwrites is free, without an acknowledgement. Both put as
   // many chunks as the longer direction needs (empty ones past the end of the shorter).
-  Words swap(MessageLayer& ml, unsigned partner, std::uint32_t base, const Words& sent, std::size_t incoming) {
+  // `sent_sizes`, `got_sizes`: the words of the messages each direction holds, end to end (each
+  // its own user buffer).
+  Words swap(MessageLayer& ml, unsigned partner, std::uint32_t base, const Words& sent,
+             const std::vector<std::uint64_t>& sent_sizes, const std::vector<std::uint64_t>& got_sizes) {
+    std::size_t incoming = 0;
+    for (const std::uint64_t w : got_sizes) incoming += w;
     const std::size_t pieces = chunks(std::max(sent.size(), incoming));
     Words got;
     for (std::size_t c = 0; c < pieces; ++c) {
       const auto flag = static_cast<std::uint32_t>(base + c + 1);
       const auto slot = static_cast<unsigned>(c % 2);
-      put_flagged(ml, carrier(partner), slot_word(slot, 0), flag, chunk(sent, c));
-      const Words part = wait_word(ml, slot_word(slot, 0), flag, chunk_size(incoming, c));
+      const Words piece = chunk(sent, c);
+      put_flagged(ml, carrier(partner), slot_word(slot, 0), flag, piece,
+                  CopyBuffers::messages(sent_sizes, c * slot_words_, piece.size()));
+      const std::size_t words = chunk_size(incoming, c);
+      const Words part = wait_word(ml, slot_word(slot, 0), flag, words,
+                                   CopyBuffers::messages(got_sizes, c * slot_words_, words));
       got.insert(got.end(), part.begin(), part.end());
     }
     return got;
@@ -201,7 +213,7 @@ class MpbAlltoall : public MpbCollective {
         const Words m = message(me, dst);
         bundle.insert(bundle.end(), m.begin(), m.end());
       }
-    stream_out(ml, carrier(t), run, bundle);
+    stream_out(ml, carrier(t), run, bundle, alltoall_sizes_from(p_, n_, me, varying_));
     std::uint32_t base = run * steps();
     for (unsigned r = 0; r < rounds_.partner.size(); ++r) {
       ml.mark_round(r + 1);
@@ -209,39 +221,40 @@ class MpbAlltoall : public MpbCollective {
       round_barrier(ml, me, r, base);
     }
     ml.mark_round(static_cast<unsigned>(rounds_.partner.size()) + 1);
-    std::size_t incoming = 0;
-    for (unsigned src = 0; src < n_; ++src)
-      if (src != me) incoming += alltoall_message_words(p_, n_, src, me, varying_);
-    const Words got = stream_in(ml, carrier(t), run, incoming);
+    const Words got = stream_in(ml, carrier(t), run, alltoall_sizes_to(p_, n_, me, varying_));
     std::size_t at = 0;
     for (unsigned src = 0; src < n_; ++src)
       if (src != me) check(cut(got, at, alltoall_message_words(p_, n_, src, me, varying_)), message(src, me), what(src, me));
   }
   // Between a carrier and its leader, in slot 2, in turns: each chunk acknowledged before the
   // next (ack channel 0 at the carrier, 1 at the leader). The same stream count each run.
-  void stream_out(MessageLayer& ml, unsigned to, unsigned run, const Words& data) {
+  // `sizes`: the words of the messages the stream holds, end to end (each its own user buffer).
+  void stream_out(MessageLayer& ml, unsigned to, unsigned run, const Words& data,
+                  const std::vector<std::uint64_t>& sizes) {
     const std::uint32_t n = static_cast<std::uint32_t>(chunks(data.size()));
     const unsigned channel = to == leader(tile_of(to)) ? 0 : 1;
-    for (std::uint32_t c = 0; c < n; ++c) send_chunk(ml, to, 2, channel, run * n + c + 1, chunk(data, c), true);
+    for (std::uint32_t c = 0; c < n; ++c) {
+      const Words piece = chunk(data, c);
+      send_chunk(ml, to, 2, channel, run * n + c + 1, piece,
+                 CopyBuffers::messages(sizes, c * slot_words_, piece.size()), true);
+    }
   }
-  Words stream_in(MessageLayer& ml, unsigned from, unsigned run, std::size_t words) {
+  Words stream_in(MessageLayer& ml, unsigned from, unsigned run, const std::vector<std::uint64_t>& sizes) {
+    std::size_t words = 0;
+    for (const std::uint64_t w : sizes) words += w;
     const std::uint32_t n = static_cast<std::uint32_t>(chunks(words));
     const unsigned channel = from == leader(tile_of(from)) ? 1 : 0;
     Words data;
     for (std::uint32_t c = 0; c < n; ++c) {
-      const Words piece = take_chunk(ml, 2, from, channel, run * n + c + 1, chunk_size(words, c));
+      const std::size_t part = chunk_size(words, c);
+      const Words piece = take_chunk(ml, 2, from, channel, run * n + c + 1, part,
+                                     CopyBuffers::messages(sizes, c * slot_words_, part));
       data.insert(data.end(), piece.begin(), piece.end());
     }
     return data;
   }
   Words message(unsigned src, unsigned dst) const {
     return pattern_message(p_.seed, src, dst, 0, alltoall_message_words(p_, n_, src, dst, varying_));
-  }
-  std::size_t outgoing_words(unsigned src) const {
-    std::size_t w = 0;
-    for (unsigned dst = 0; dst < n_; ++dst)
-      if (dst != src) w += alltoall_message_words(p_, n_, src, dst, varying_);
-    return w;
   }
   // Words tile t receives in round r (what every core of its partner sends every core of t).
   std::size_t round_words(unsigned r, unsigned t) const {

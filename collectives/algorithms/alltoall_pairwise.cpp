@@ -13,8 +13,8 @@ class PairwiseAlltoall : public AlltoallBase {
     for (unsigned s = 1; s < n_; ++s) {
       ml.mark_round(s);
       const unsigned dst = (me + s) % n_, src = (me + n_ - s) % n_;
-      send(ml, dst, message(me, dst));
-      check(recv(ml, src), message(src, me), "message " + std::to_string(src) + " -> " + std::to_string(me));
+      send(ml, dst, message(me, dst), copies_of(me, dst));
+      check(recv(ml, src, copies_of(src, me)), message(src, me), "message " + std::to_string(src) + " -> " + std::to_string(me));
     }
   }
 };

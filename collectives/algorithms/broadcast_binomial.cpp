@@ -8,7 +8,9 @@ namespace {
 // differs in its lowest set bit, then sends to the ranks below it, largest distance first.
 class BinomialBroadcast : public MeshCollective {
  public:
-  using MeshCollective::MeshCollective;
+  BinomialBroadcast(const FirmwareParams& p, const Topology& t) : MeshCollective(p, t) {
+    copies_ = CopyBuffers::user(4ull * message_words(p));
+  }
   void run_rank(MessageLayer& ml, unsigned me) override {
     const unsigned v = (me + n_ - p_.root) % n_;
     const auto actual = [&](unsigned rel) { return (rel + p_.root) % n_; };

@@ -9,14 +9,16 @@ namespace {
 // rooted at the root, each link once.
 class TreeBroadcast : public MeshCollective {
  public:
-  using MeshCollective::MeshCollective;
+  TreeBroadcast(const FirmwareParams& p, const Topology& t) : MeshCollective(p, t) {
+    copies_ = CopyBuffers::user(4ull * message_words(p));
+  }
   void run_rank(MessageLayer& ml, unsigned me) override {
     Words data;
     if (me == p_.root) data = broadcast_data(p_);
     if (use_static_network(ml)) {
       sn_route_broadcast(ml, me, p_.root);
       data.resize(broadcast_data(p_).size());
-      sn_broadcast(ml, me, p_.root, data);
+      sn_broadcast(ml, me, p_.root, data, copies_);
     } else {
       scatter(ml, MeshTree(comm_, p_.root), me, data);
     }

@@ -12,7 +12,9 @@ namespace {
 // down and its acknowledgements up.
 class MpbBroadcast : public MpbCollective {
  public:
-  MpbBroadcast(const FirmwareParams& p, const Topology& t) : MpbCollective(p, t, 1, 1) {}
+  MpbBroadcast(const FirmwareParams& p, const Topology& t) : MpbCollective(p, t, 1, 1) {
+    copies_ = CopyBuffers::user(4ull * message_words(p));
+  }
   void run_mpb(MessageLayer& ml, unsigned me, unsigned run) override {
     const Words want = broadcast_data(p_);
     Words data = me == p_.root ? want : Words(want.size(), 0);

@@ -45,7 +45,11 @@ class OneSidedBroadcast : public MeshCollective {
       const std::size_t first = i * slot_words_, words = std::min<std::size_t>(slot_words_, data.size() - first);
       if (v != 0) {
         wait_flags(ml, [&](const Words& f) { return f[kReadyWord] >= count; });
-        const Words piece = ml.get(comm_.core(actual((v - 1) / fanout_)), slot, words);
+        Words piece;
+        {  // into the user's buffer (docs/software_model.md#copies)
+          const CopyBuffersScope scope(ml, CopyBuffers::user(4ull * want.size()));
+          piece = ml.get(comm_.core(actual((v - 1) / fanout_)), slot, words);
+        }
         bytes_moved_ += 4ull * words;
         std::copy(piece.begin(), piece.end(), data.begin() + static_cast<std::ptrdiff_t>(first));
         ml.put(comm_.core(actual((v - 1) / fanout_)), 4 * (kDoneWord + (v - 1) % fanout_), Words{count});

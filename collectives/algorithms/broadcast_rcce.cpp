@@ -8,7 +8,9 @@ namespace {
 // RCCE_send waits for its receiver); the others receive it from the root.
 class RcceBroadcast : public MeshCollective {
  public:
-  using MeshCollective::MeshCollective;
+  RcceBroadcast(const FirmwareParams& p, const Topology& t) : MeshCollective(p, t) {
+    copies_ = CopyBuffers::user(4ull * message_words(p));
+  }
   void run_rank(MessageLayer& ml, unsigned me) override {
     Words data;
     if (me == p_.root) {

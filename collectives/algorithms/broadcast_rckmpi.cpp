@@ -17,7 +17,9 @@ class ScatterAllgatherBroadcast : public MeshCollective {
  public:
   ScatterAllgatherBroadcast(const FirmwareParams& p, const Topology& t, bool ring)
       : MeshCollective(p, t), ring_(ring), words_(message_words(p)),
-        piece_words_((words_ + n_ - 1) / n_) {}
+        piece_words_((words_ + n_ - 1) / n_) {
+    copies_ = CopyBuffers::user(4ull * words_);  // a piece is a copy out of the whole message
+  }
 
   void run_rank(MessageLayer& ml, unsigned me) override {
     const unsigned v = (me + n_ - p_.root) % n_;

@@ -11,7 +11,9 @@ namespace {
 class MpbReduction : public MpbCollective {
  public:
   MpbReduction(const FirmwareParams& p, const Topology& t, bool all)
-      : MpbCollective(p, t, all ? 6 : 5, 1), red_(p), want_(red_.expected(p.seed, n_, 0)), all_(all) {}
+      : MpbCollective(p, t, all ? 6 : 5, 1), red_(p), want_(red_.expected(p.seed, n_, 0)), all_(all) {
+    copies_ = CopyBuffers::user(4ull * red_.words());
+  }
   void run_mpb(MessageLayer& ml, unsigned me, unsigned run) override {
     Words acc = red_.contribution(p_.seed, me, 0);
     tree_up(ml, me, run, acc, [&](Words& part, const Words& in) {
