@@ -23,8 +23,7 @@ void TlmFrontEnd::send(NodeId dst, std::vector<std::uint32_t>&& words, const NiC
 Cycle TlmFrontEnd::code(const std::uint32_t* pair, std::size_t words, Cycle earliest,
                         std::vector<std::uint32_t>& coded) {
   const Cycle accept = std::max(earliest, xor_next_accept_);
-  xor_engine_.submit(std::vector<std::uint32_t>(pair, pair + words),
-                     std::vector<std::uint32_t>(pair + words, pair + 2 * words), accept);
+  xor_engine_.submit(pair, pair + words, words, accept);
   const Cycle ready = accept + xor_engine_.latency_cycles();
   coded = xor_engine_.take(ready);
   xor_next_accept_ = accept + xor_engine_.issue_interval_cycles();
@@ -93,9 +92,12 @@ void TlmFrontEnd::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
       // (No wake-up: the core issuing it is not waiting; its next receive finds it queued.)
       delivery_queue_.push_back(Delivered{id_, ready + 1, std::move(r)});
     } else {
-      const std::vector<NodeId> one{cmd->peer};
-      for (NodeId dst : cmd->destinations ? *cmd->destinations : one)
-        send(dst, std::vector<std::uint32_t>(coded), *cmd, issue, ready);
+      const NodeId one[] = {cmd->peer};
+      const NodeId* dst = cmd->destinations ? cmd->destinations->data() : one;
+      const std::size_t n = cmd->destinations ? cmd->destinations->size() : 1;
+      for (std::size_t i = 0; i < n; ++i)  // (the last takes the engine's result itself)
+        send(dst[i], i + 1 < n ? std::vector<std::uint32_t>(coded) : std::move(coded), *cmd,
+             issue, ready);
     }
     delay += clock().delay(send_overhead_cycles_);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
