@@ -186,6 +186,10 @@ class AllToAllBroadcast::Node {
     std::vector<bool> here;           // c_j has arrived
     unsigned created = 0;             // order of creation: a datum marks its chains in it
     bool dirty = false;               // on dirty_
+    // What decode() looks at next: the items whose neighbourhood changed (an item arrived, or
+    // the datum at either end became known), or every item (a new chain, tree decoding).
+    std::vector<std::uint32_t> check;
+    bool check_all = true;
     // workload.decoding=tree: seg[k][i] = d_a ^ d_b over [a, b] = [i 2^k, (i + 1) 2^k], k >= 1
     // (level 0 is `items`), each XORed from its two halves once both are here.
     std::vector<std::vector<Words>> seg;
@@ -234,7 +238,7 @@ class AllToAllBroadcast::Node {
       in[1] = tile(kInnerLevel).chains[inner_->region.tile_of(inner_->tile, src)].get();
     if (in[0] && in[1] && in[1]->created < in[0]->created) std::swap(in[0], in[1]);
     for (Chain* c : in)
-      if (c) mark(*c);
+      if (c) mark_datum(*c, src);
   }
   void give(NodeId src, const Words& w) {  // a datum as a message brought it
     if (w.size() == words_) return give(src, w.data());
@@ -386,7 +390,7 @@ class AllToAllBroadcast::Node {
     std::copy_n(w.begin(), std::min<std::size_t>(w.size(), words_),
                 c.items.begin() + std::size_t{item} * words_);
     c.here[item] = true;
-    mark(c);
+    mark(c, item);
   }
   const std::uint32_t* item(const Chain& c, std::size_t j) const {
     return c.here[j] ? c.items.data() + j * words_ : nullptr;
@@ -395,6 +399,18 @@ class AllToAllBroadcast::Node {
   void mark(Chain& c) {
     if (!c.dirty) dirty_.push_back(&c);
     c.dirty = true;
+  }
+  void mark(Chain& c, std::size_t item) {
+    c.check.push_back(static_cast<std::uint32_t>(item));
+    mark(c);
+  }
+  // Source `src`'s datum became known: the items on either side of it.
+  void mark_datum(Chain& c, NodeId src) {
+    const std::size_t pos =
+        static_cast<std::size_t>(std::find(c.src.begin(), c.src.end(), src) - c.src.begin());
+    if (pos > 0) c.check.push_back(static_cast<std::uint32_t>(pos - 1));
+    if (pos + 1 < c.src.size()) c.check.push_back(static_cast<std::uint32_t>(pos));
+    mark(c);
   }
 
   // Codes (or combines) once this core's tile is complete; decodes every tile it can.
@@ -463,13 +479,24 @@ class AllToAllBroadcast::Node {
       Chain& c = *cp;
       c.dirty = false;
       const std::vector<NodeId>& src = c.src;
-      for (std::size_t j = 0; j + 1 < src.size(); ++j) {
-        if (!c.here[j] || have(src[j]) == have(src[j + 1])) continue;
+      const auto walk = [&](std::size_t j) {
+        if (!c.here[j] || have(src[j]) == have(src[j + 1])) return;
         const bool up = have(src[j]);
         const NodeId target = up ? src[j + 1] : src[j];
-        if (decoding_[target]) continue;
+        if (decoding_[target]) return;
         decode_into(target, item(c, j), datum(up ? src[j] : src[j + 1]));
+      };
+      // Only items whose neighbourhood changed can start a decoding: any other was looked at
+      // when it last changed, and a decoding it started then still holds its target.
+      if (c.check_all || fw_.tree_decoding_) {
+        for (std::size_t j = 0; j + 1 < src.size(); ++j) walk(j);
+      } else {
+        std::sort(c.check.begin(), c.check.end());  // (in chain order, as the whole walk)
+        c.check.erase(std::unique(c.check.begin(), c.check.end()), c.check.end());
+        for (std::uint32_t j : c.check) walk(j);
       }
+      c.check.clear();
+      c.check_all = false;
       if (fw_.tree_decoding_) decode_by_tree(c);
     }
     chains.clear();

@@ -162,11 +162,14 @@ Words Core::recv(NodeId src) { return receive(src).words; }
 
 Message Core::recv_any() { return receive(kAnySource); }
 
+// The receive is issued at this core's own cycle (it may run ahead of simulated time). If the
+// message is there by then, the core waits out its offset and takes it; if not, it sleeps until
+// the NI has one it takes (from the issue cycle on), one wake-up per message received.
 Message Core::receive(NodeId src, bool mpb_reply) {
   Message m;
-  sync();
   waiting_for_ = src;
   receiving_ = true;
+  receive_cycle_ = now();
   for (;;) {
     cmd_.peer = src;
     cmd_.received = &m.words;
@@ -174,8 +177,12 @@ Message Core::receive(NodeId src, bool mpb_reply) {
     command(tlm::TLM_READ_COMMAND, kRecvAddress, nullptr, SendOptions{});
     cmd_.mpb_reply = false;
     if (cmd_.found) break;
-    if (cmd_.next_available == kNever) wait(*cmd_.arrival);
-    else wait(clock_.delay(cmd_.next_available - clock_.now()), *cmd_.arrival);
+    if (cmd_.next_available <= now()) {
+      sync();
+      continue;
+    }
+    wait(*cmd_.arrival);
+    offset_ = SC_ZERO_TIME;  // (woken at or after the issue cycle)
   }
   receiving_ = false;
   ++received_;
@@ -223,6 +230,7 @@ void Core::mpb_wait() {
   sync();
   waiting_for_ = kAnySource;
   receiving_ = true;  // for the watchdog: blocked on other cores, like a receive
+  receive_cycle_ = now();
   for (;;) {
     if (!transport(tlm::TLM_READ_COMMAND, kMpbWatchAddress, nullptr, 0))
       fault("this platform has no message-passing buffer");

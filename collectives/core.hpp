@@ -75,7 +75,8 @@ class Core : public sc_core::sc_module, public MessageLayer {
   void set_on_finish(std::function<void()> f) { on_finish_ = std::move(f); }
   Cycle finish_cycle() const { return finish_cycle_; }
   // Blocked in a receive; waiting_for() is the source (kAnySource: from anyone).
-  bool receiving() const { return receiving_; }
+  // (From the cycle it issued the receive at: before it, it runs ahead of simulated time.)
+  bool receiving() const { return receiving_ && clock_.now() >= receive_cycle_; }
   NodeId waiting_for() const { return waiting_for_; }
   std::uint64_t messages_sent() const { return sent_; }
   std::uint64_t messages_received() const { return received_; }
@@ -109,6 +110,7 @@ class Core : public sc_core::sc_module, public MessageLayer {
   Cycle finish_cycle_ = 0;
   NodeId waiting_for_ = kAnySource;
   bool receiving_ = false;
+  Cycle receive_cycle_ = 0;  // the cycle its receive was issued at
   std::string fault_;
   sc_core::sc_event halted_;
   std::uint64_t sent_ = 0, received_ = 0;

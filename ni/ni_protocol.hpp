@@ -4,8 +4,14 @@
 // (data pointer, length in bytes, a multiple of 4) and an NiCommand extension with the rest:
 //   write to kSendAddress: queue a message for `peer`;
 //   read from kRecvAddress: take the oldest complete message from `peer` (or from anyone when
-//     peer == kAnySource). If there is none, `found` is false and `arrival` is the event the NI
-//     notifies when a message is delivered (the core's interrupt line).
+//     peer == kAnySource) available at the issue cycle (simulated time plus the annotated
+//     delay). Taken only when the issue cycle is the simulated one: issued ahead, `found` is
+//     false and `next_available` the cycle the message is available from (at or before the
+//     issue cycle), and the core waits out its offset and asks again. If there is none,
+//     `found` is false and `arrival` is the event the NI notifies for the first cycle from the
+//     issue cycle at which a message the receive takes is available (the core's interrupt
+//     line: not raised for messages it does not take), `next_available` the earliest such
+//     cycle among the queued messages (kNever: none yet).
 //   write to kXorSendAddress: the words are two equal-length packets a then b; the NI's XOR
 //     engine codes a xor b and the NI queues the result for `peer`, or for every node of
 //     `destinations` when that is set (coded once, sent to each).
@@ -16,8 +22,6 @@
 //     hardware multicast (HTA routers replicate it; ni/multicast_shape.hpp says how it is cut).
 //     Refused (TLM_GENERIC_ERROR_RESPONSE) without HTA routers or with more destinations than
 //     a multicast VC holds.
-// A receive that finds nothing also says when the next queued message becomes available
-// (`next_available`): events notified for a later time give way to earlier ones.
 // The annotated delay is the core's local time offset (temporal decoupling); the NI adds its
 // interface latency to it.
 #pragma once

@@ -63,6 +63,19 @@ void Reassembler::receive_payload(const PacketHeader& h, const MessageFields& m,
     check_synthetic(h, m, words, first, count);
     return;
   }
+  if (first == 0 && count == m.message_words && count == m.packet_words) {
+    // The whole message in one packet (and one call): complete at once, not kept by key.
+    ReceivedMessage done;
+    done.words.assign(words, words + count);
+    done.words_received = count;
+    done.kind = m.kind;
+    done.tag = m.tag;
+    done.sent = m.created_cycle;
+    done.hops = h.hops;
+    done.ready = ready;
+    complete_message(h.src, m.message_seq, std::move(done));
+    return;
+  }
   const std::uint64_t key = (static_cast<std::uint64_t>(h.src) << 32) | m.message_seq;
   ReceivedMessage& rx = reassembly_[key];
   if (rx.words.size() != m.message_words) rx.words.resize(m.message_words);
@@ -155,17 +168,22 @@ void Reassembler::complete_message(NodeId src, std::uint32_t seq, ReceivedMessag
     next_seq_in_.resize(src + 1, 0);
     last_delivery_.resize(src + 1, 0);
   }
-  const std::uint64_t base = static_cast<std::uint64_t>(src) << 32;
-  out_of_order_.emplace(base | seq, std::move(m));
-  for (auto it = out_of_order_.find(base | next_seq_in_[src]); it != out_of_order_.end();
-       it = out_of_order_.find(base | next_seq_in_[src])) {
-    const Cycle available = std::max(it->second.ready + 1, last_delivery_[src]);
+  const auto hand_over = [&](std::uint32_t s, ReceivedMessage&& r) {
+    const Cycle available = std::max(r.ready + 1, last_delivery_[src]);
     last_delivery_[src] = available;
     if (TraceRecorder* rec = interfaces_.trace_recorder)
-      rec->firmware_delivered(src, id_, static_cast<std::uint32_t>(it->first), it->second.ready);
-    front_end_.deliver(src, available, std::move(it->second));
-    out_of_order_.erase(it);
+      rec->firmware_delivered(src, id_, s, r.ready);
+    front_end_.deliver(src, available, std::move(r));
     ++next_seq_in_[src];
+  };
+  const std::uint64_t base = static_cast<std::uint64_t>(src) << 32;
+  if (seq == next_seq_in_[src]) hand_over(seq, std::move(m));  // (in order: no waiting)
+  else out_of_order_.emplace(base | seq, std::move(m));
+  while (!out_of_order_.empty()) {
+    const auto it = out_of_order_.find(base | next_seq_in_[src]);
+    if (it == out_of_order_.end()) break;
+    hand_over(next_seq_in_[src], std::move(it->second));
+    out_of_order_.erase(it);
   }
   front_end_.sample_delivery_queue();
 }

@@ -23,8 +23,7 @@ void TlmFrontEnd::send(NodeId dst, std::vector<std::uint32_t>&& words, const NiC
 Cycle TlmFrontEnd::code(const std::uint32_t* pair, std::size_t words, Cycle earliest,
                         std::vector<std::uint32_t>& coded) {
   const Cycle accept = std::max(earliest, xor_next_accept_);
-  xor_engine_.submit(std::vector<std::uint32_t>(pair, pair + words),
-                     std::vector<std::uint32_t>(pair + words, pair + 2 * words), accept);
+  xor_engine_.submit(pair, pair + words, words, accept);
   const Cycle ready = accept + xor_engine_.latency_cycles();
   coded = xor_engine_.take(ready);
   xor_next_accept_ = accept + xor_engine_.issue_interval_cycles();
@@ -90,12 +89,15 @@ void TlmFrontEnd::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
       r.kind = cmd->kind;
       r.tag = cmd->tag;
       r.sent = issue;
+      // (No wake-up: the core issuing it is not waiting; its next receive finds it queued.)
       delivery_queue_.push_back(Delivered{id_, ready + 1, std::move(r)});
-      delivered_.notify(clock().delay(ready + 1 - clock().now()));
     } else {
-      const std::vector<NodeId> one{cmd->peer};
-      for (NodeId dst : cmd->destinations ? *cmd->destinations : one)
-        send(dst, std::vector<std::uint32_t>(coded), *cmd, issue, ready);
+      const NodeId one[] = {cmd->peer};
+      const NodeId* dst = cmd->destinations ? cmd->destinations->data() : one;
+      const std::size_t n = cmd->destinations ? cmd->destinations->size() : 1;
+      for (std::size_t i = 0; i < n; ++i)  // (the last takes the engine's result itself)
+        send(dst[i], i + 1 < n ? std::vector<std::uint32_t>(coded) : std::move(coded), *cmd,
+             issue, ready);
     }
     delay += clock().delay(send_overhead_cycles_);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -117,26 +119,42 @@ void TlmFrontEnd::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
 
 // The oldest available message the command asks for, or when the next one becomes available.
 //
+// A receive issued ahead of the simulated time (the core runs ahead: temporal decoupling)
+// takes nothing yet: up to its issue cycle only messages are appended, so the message it finds
+// now is the one it finds then, and the core waits out its offset to take it. If it finds none,
+// the core waits until the first cycle from its issue cycle at which one it takes is available
+// (WaitingReceive), without stopping at the issue cycle or at deliveries it does not take.
+//
 // A receive that found nothing leaves where it stopped (ScanResume): the same receive asked
 // again, only what was queued since is new to it, unless one of the messages it passed by as
-// not yet available has become available (a waiting core asks at every delivery; messages
-// from other sources pile up ahead of the one it waits for).
+// not yet available has become available (messages from other sources pile up ahead of the
+// one it waits for).
 void TlmFrontEnd::receive(NiCommand& cmd, Cycle issue, sc_time& delay) {
+  const Cycle now = clock().now();
+  waiting_.valid = false;
   cmd.found = false;
   cmd.next_available = kNever;
+  Cycle next_match = kNever;
   auto it = delivery_queue_.begin();
   const ScanResume& r = resume_;
   if (r.valid && r.peer == cmd.peer && r.mpb_reply == cmd.mpb_reply && issue < r.next_available) {
     it += static_cast<std::ptrdiff_t>(r.scanned);
     cmd.next_available = r.next_available;
+    next_match = r.next_match;
   }
   for (; it != delivery_queue_.end(); ++it) {
+    const bool takes_it = takes(cmd.peer, cmd.mpb_reply, it->src, it->message.kind);
     if (it->available > issue) {  // still being decompressed, or decoded
       cmd.next_available = std::min(cmd.next_available, it->available);
+      if (takes_it) next_match = std::min(next_match, it->available);
       continue;
     }
-    if (cmd.peer != kAnySource && it->src != cmd.peer) continue;
-    if ((it->message.kind == kMpbReplyKind) != cmd.mpb_reply) continue;
+    if (!takes_it) continue;
+    if (issue > now) {  // there at the issue cycle: taken then
+      cmd.next_available = it->available;
+      resume_.valid = false;
+      return;
+    }
     cmd.found = true;
     cmd.source = it->src;
     cmd.received_kind = it->message.kind;
@@ -151,16 +169,22 @@ void TlmFrontEnd::receive(NiCommand& cmd, Cycle issue, sc_time& delay) {
   }
   // (Taking a message out moves the ones behind it: the next receive scans from the front.)
   resume_ = ScanResume{!cmd.found, cmd.peer, cmd.mpb_reply, delivery_queue_.size(),
-                       cmd.next_available};
-  cmd.arrival = &delivered_;
+                       cmd.next_available, next_match};
+  if (cmd.found) return;
+  // The core waits: woken for the first message it takes, from its issue cycle on.
+  waiting_ = WaitingReceive{true, cmd.peer, cmd.mpb_reply, issue};
+  wake_.cancel();  // (a wake-up for a message it has taken since)
+  if (next_match != kNever) wake_.notify(clock().delay(next_match - now));
+  cmd.next_available = next_match;
+  cmd.arrival = &wake_;
 }
 
 void TlmFrontEnd::deliver(NodeId src, Cycle available, ReceivedMessage&& m) {
   const Cycle now = clock().now();
   // Puts and gets are the buffer's business; everything else goes to the core.
   if (!serve_mpb(src, m.kind, m.words, available)) {
+    wake_for(src, m.kind, available, now);
     delivery_queue_.push_back(Delivered{src, available, std::move(m)});
-    delivered_.notify(clock().delay(available - now));
   } else if (m.kind == kMpbPutKind) {
     mpb_landed_.notify(clock().delay(available - now));  // a poll of the buffer sees it
   }

@@ -86,16 +86,36 @@ class TlmFrontEnd {
   FrontEndCounters counters_;
   std::deque<Delivered> delivery_queue_;
   // Where the last receive stopped, if it found nothing: the first `scanned` messages hold none
-  // it takes before cycle `next_available` (messages are only appended until one is taken).
+  // it takes before cycle `next_available`, and none it takes at all before `next_match`
+  // (messages are only appended until one is taken).
   struct ScanResume {
     bool valid = false;
     NodeId peer = 0;
     bool mpb_reply = false;
     std::size_t scanned = 0;
     Cycle next_available = kNever;
+    Cycle next_match = kNever;
   };
   ScanResume resume_;
-  sc_core::sc_event delivered_;  // the core's interrupt line: a message was delivered
+  // The receive the core waits in, if it waits: it is woken (wake_) for the first cycle from
+  // `from` (its issue cycle) at which a message it takes is available, and only then.
+  struct WaitingReceive {
+    bool valid = false;
+    NodeId peer = 0;
+    bool mpb_reply = false;
+    Cycle from = 0;
+  };
+  static bool takes(NodeId peer, bool mpb_reply, NodeId src, std::uint8_t kind) {
+    return (peer == kAnySource || src == peer) && (kind == kMpbReplyKind) == mpb_reply;
+  }
+  // Wakes the waiting core for a message available from `available` (if it takes it).
+  void wake_for(NodeId src, std::uint8_t kind, Cycle available, Cycle now) {
+    const WaitingReceive& w = waiting_;
+    if (w.valid && takes(w.peer, w.mpb_reply, src, kind))
+      wake_.notify(clock().delay(std::max(available, w.from) - now));
+  }
+  WaitingReceive waiting_;
+  sc_core::sc_event wake_;  // the core's interrupt line: a message it waits for is available
   XorEngine xor_engine_;
   Cycle xor_next_accept_ = 0;  // the engine takes a pair every issue_interval_cycles()
   MessagePassingBuffer mpb_;

@@ -35,7 +35,20 @@ std::vector<std::uint32_t> XorEngine::xor_words(const std::vector<std::uint32_t>
 
 void XorEngine::submit(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b,
                        Cycle now) {
-  if (a.empty() && b.empty())
+  check_submit(a.empty() && b.empty(), now);
+  start(xor_words(a, b), now);  // throws for unequal lengths
+}
+
+void XorEngine::submit(const std::uint32_t* a, const std::uint32_t* b, std::size_t words,
+                       Cycle now) {
+  check_submit(words == 0, now);
+  std::vector<std::uint32_t> coded(words);
+  for (std::size_t i = 0; i < words; ++i) coded[i] = a[i] ^ b[i];
+  start(std::move(coded), now);
+}
+
+void XorEngine::check_submit(bool empty, Cycle now) const {
+  if (empty)
     throw std::invalid_argument(std::string(name()) + ": empty packets");
   if (submitted_any_ && now < last_submit_)
     throw std::logic_error(std::string(name()) + ": submit in cycle " + std::to_string(now) +
@@ -45,14 +58,15 @@ void XorEngine::submit(const std::vector<std::uint32_t>& a, const std::vector<st
                            std::to_string(now) + ", " + std::to_string(now - last_submit_) +
                            " after the last (the engine takes one every " +
                            std::to_string(issue_interval_cycles()) + ")");
-  std::vector<std::uint32_t> coded = xor_words(a, b);  // throws for unequal lengths
+}
 
+void XorEngine::start(std::vector<std::uint32_t>&& coded, Cycle now) {
   const Cycle latency = latency_cycles();
+  words_xored_ += coded.size();
   results_.push_back({now + latency, std::move(coded)});
   submitted_any_ = true;
   last_submit_ = now;
   ++xor_operations_;
-  words_xored_ += a.size();
   const Cycle end = now + std::max<Cycle>(latency, 1);
   busy_cycles_ += end - std::max(now, busy_until_);  // end > busy_until_: latency is fixed
   busy_until_ = end;

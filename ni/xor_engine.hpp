@@ -66,6 +66,8 @@ class XorEngine : private nc_detail::CheckedXorParams, public sc_core::sc_module
   // length (or empty ones), std::logic_error when !can_accept(now) or `now` is earlier than the
   // previous submit. Nothing changes when it throws.
   void submit(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b, Cycle now);
+  // The same for two packets of `words` words each, where they lie (no copies of the inputs).
+  void submit(const std::uint32_t* a, const std::uint32_t* b, std::size_t words, Cycle now);
 
   // The oldest result can be taken in cycle `now`.
   bool ready(Cycle now) const { return !results_.empty() && results_.front().ready_at <= now; }
@@ -90,6 +92,10 @@ class XorEngine : private nc_detail::CheckedXorParams, public sc_core::sc_module
   std::uint64_t busy_cycles() const { return busy_cycles_; }
 
  private:
+  // The checks of a submit (throws; `empty`: no words in the pair).
+  void check_submit(bool empty, Cycle now) const;
+  // A checked pair's result goes into the pipeline.
+  void start(std::vector<std::uint32_t>&& coded, Cycle now);
   struct Result {
     Cycle ready_at;
     std::vector<std::uint32_t> words;

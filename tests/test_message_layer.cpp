@@ -96,4 +96,46 @@ TEST_CASE("a delivered message not yet available is not a firmware deadlock", "[
   INFO(out.diagnosis);
   REQUIRE(out.status == RunStatus::ok);
   CHECK(fw.data_verified());
+
+// A core that runs ahead issues its receive at its own cycle: a message there by then is taken
+// then, one that comes later when it is available; messages from other sources do not end the
+// wait, and stay queued for the receives that name them.
+TEST_CASE("a receive completes at its issue cycle or its message's arrival, whichever is later", "[message]") {
+  class Ahead : public Firmware {
+   public:
+    void run(MessageLayer& ml) override {
+      const SendOptions opt;
+      if (ml.rank() == 1) ml.send(0, Words{11}, opt);             // arrives long before 200
+      if (ml.rank() == 2) ml.send(0, Words{22}, opt);             // ... and before rank 3's
+      if (ml.rank() == 3) ml.compute(400), ml.send(0, Words{33}, opt);
+      if (ml.rank() != 0) return;
+      ml.compute(200);
+      Message first = ml.recv_message(1);
+      taken_[0] = {first.words, ml.now(), first.arrival_cycle};
+      Message late = ml.recv_message(3);  // rank 2's message is there and does not end it
+      taken_[1] = {late.words, ml.now(), late.arrival_cycle};
+      Message queued = ml.recv_message(2);
+      taken_[2] = {queued.words, ml.now(), queued.arrival_cycle};
+    }
+    void report(Report&) const override {}
+    bool data_verified() const override { return true; }
+    struct Taken {
+      Words words;
+      Cycle after = 0, arrival = 0;
+    };
+    Taken taken_[3];
+  } fw;
+  auto sys = test::build("mesh", {2, 2}, SystemParams{});
+  RunOutcome out = test::run_firmware(*sys, fw, kWatchdog);
+  REQUIRE(out.status == RunStatus::ok);
+  const Cycle overhead = SystemParams{}.ni.recv_overhead_cycles;
+  CHECK(fw.taken_[0].words == Words{11});
+  CHECK(fw.taken_[0].arrival < 200);
+  CHECK(fw.taken_[0].after == 200 + overhead);  // taken at its issue cycle
+  CHECK(fw.taken_[1].words == Words{33});
+  CHECK(fw.taken_[1].arrival > 400);
+  CHECK(fw.taken_[1].after == fw.taken_[1].arrival + overhead);  // when it was there
+  CHECK(fw.taken_[2].words == Words{22});
+  CHECK(fw.taken_[2].arrival < 200);
+  CHECK(fw.taken_[2].after == fw.taken_[1].after + overhead);  // queued: at once
 }
