@@ -96,6 +96,7 @@ TEST_CASE("a delivered message not yet available is not a firmware deadlock", "[
   INFO(out.diagnosis);
   REQUIRE(out.status == RunStatus::ok);
   CHECK(fw.data_verified());
+}
 
 // A core that runs ahead issues its receive at its own cycle: a message there by then is taken
 // then, one that comes later when it is available; messages from other sources do not end the
