@@ -320,6 +320,7 @@ std::string resolve_software_model(const std::string& workload_kind, const Firmw
 
 SoftwareCosts software_costs(const std::string& model, const SoftwareModelParams& p) {
   SoftwareCosts c = lookup(software_presets(), model, "core.software_model").make;
+  if (p.platform_cache_resident_bytes > 0) c.cache_resident_bytes = p.platform_cache_resident_bytes;
   for (std::size_t i = 0; i < kSoftwareCostCount; ++i) {
     if (p.overrides[i].empty()) continue;
     const double v = parse_override(i, p.overrides[i]);

@@ -71,6 +71,10 @@ struct SoftwareModelParams {
   // What auto gives the baselines: the platform's MPI-style library (derive_params: ilib_mpi on
   // tilepro, rckmpi on scc; empty elsewhere, where auto is none).
   std::string platform_preset;
+  // The platform's cache (derive_params: its L2, tilepro 64 KB, scc 256 KB): every preset's
+  // cache_resident_bytes there, since what stays resident is the chip's, not the library's;
+  // 0 (no platform of its own) keeps the preset's.
+  double platform_cache_resident_bytes = 0;
   // core.software.<kSoftwareCostKeys[i].name>: empty keeps the preset's value.
   std::array<std::string, kSoftwareCostCount> overrides{};
 };

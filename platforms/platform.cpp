@@ -206,6 +206,7 @@ const std::vector<PlatformEntry>& platforms() {
     e.default_grid = "7x7";
     e.static_network = true;
     e.mpi_software = "ilib_mpi";
+    e.cache_resident_bytes = 64 * 1024;  // L2 per tile
     t.push_back(e);
     e = {"scc", "SCC-like 6x4 mesh, 2 cores per router, 8 KB message-passing buffer per core "
                 "(put / get), 1066 MHz",
@@ -214,6 +215,7 @@ const std::vector<PlatformEntry>& platforms() {
     e.chip_cores_per_router = 2;
     e.mpb_bytes = kSccBufferBytes;
     e.mpi_software = "rckmpi";
+    e.cache_resident_bytes = 256 * 1024;  // L2 per core
     t.push_back(e);
     return t;
   }();

@@ -1,5 +1,6 @@
 // Platform builders, chosen by name (`platform`), and the topologies they can be built on.
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -70,6 +71,9 @@ struct PlatformEntry {
   // The software model core.software_model = auto gives the MPI-style baselines
   // (collectives/software_model.hpp; "": auto is none there).
   const char* mpi_software = "";
+  // The cores' cache, which decides a copy's rate under any software model (its
+  // cache_resident_bytes: the chip's L2, not the library's); 0: the preset's own value.
+  std::uint64_t cache_resident_bytes = 0;
 };
 const std::vector<PlatformEntry>& platforms();
 const PlatformEntry& platform_entry(const std::string& name);  // ParamError naming `platform`

@@ -36,6 +36,8 @@ void derive_params(RunConfig& rc) {
   rc.firmware.protocol.mpb_bytes = platform_mpb_bytes(rc.platform);
   if (rc.firmware.grid.empty()) rc.firmware.grid = default_application_grid(rc.platform.name);
   rc.firmware.software.platform_preset = platform_entry(rc.platform.name).mpi_software;
+  rc.firmware.software.platform_cache_resident_bytes =
+      static_cast<double>(platform_entry(rc.platform.name).cache_resident_bytes);
   // Hardware multicast: the routers replicate (SPEC 5), with the run's seed for their ties,
   // for synthetic multicast traffic of scheme hta and for an algorithm that multicasts.
   HtaParams& hta = rc.platform.system.router.hta;

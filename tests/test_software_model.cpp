@@ -14,6 +14,7 @@
 #include "cli_support.hpp"
 #include "collectives/software_model.hpp"
 #include "noc/zero_load.hpp"
+#include "platforms/run_config.hpp"
 #include "support.hpp"
 
 using namespace collnoc;
@@ -296,6 +297,26 @@ TEST_CASE("a copy is cached or not by its user buffer, however the transfer is c
   CHECK(copy_cycles(5, 4) == 1200 * 2 + 400 / 2);
   // The flag word by its own 4 bytes (cached), the rest by the user buffer.
   CHECK(copy_cycles(7, 6) == 4 / 2 + 256 * 2);
+}
+
+TEST_CASE("the chip's cache, not the library, decides what stays resident", "[software]") {
+  // scc's 256 KB L2 per core under every preset there, tilepro's 64 KB; off a platform of its
+  // own the preset's value; core.software.cache_resident_bytes overrides both.
+  for (const auto& [platform, bytes] : {std::pair<std::string, double>{"scc", 262144.0},
+                                        std::pair<std::string, double>{"tilepro", 65536.0}}) {
+    RunConfig rc;
+    rc.platform.name = platform;
+    derive_params(rc);
+    for (const char* preset : {"nocmsg", "ilib_mpi", "rcce", "rckmpi"})
+      CHECK(software_costs(preset, rc.firmware.software).cache_resident_bytes == bytes);
+  }
+  SoftwareModelParams own;
+  CHECK(software_costs("nocmsg", own).cache_resident_bytes == 65536.0);
+  CHECK(software_costs("rcce", own).cache_resident_bytes == 262144.0);
+  own.platform_cache_resident_bytes = 262144.0;
+  own.overrides[4] = "1000";  // cache_resident_bytes
+  REQUIRE(std::string(kSoftwareCostKeys[4].name) == "cache_resident_bytes");
+  CHECK(software_costs("nocmsg", own).cache_resident_bytes == 1000.0);
 }
 
 TEST_CASE("a channel per message costs request, grant, data and teardown on an idle path",
