@@ -11,6 +11,7 @@
 // source (a firmware that only receives from anyone never pays for them).
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "ni/ni_protocol.hpp"
@@ -54,7 +55,7 @@ class DeliveryStore {
   // peer, and none of the messages it passed by has become available), it looks only at what
   // was appended since.
   Found find(NodeId peer, bool mpb_reply, Cycle issue);
-  const Delivered& at(Handle h) const { return records_[h].message; }
+  const Delivered& at(Handle h) const { return record(h).message; }
   // Takes message `h` out (its record goes back to the pool).
   Delivered take(Handle h);
 
@@ -78,8 +79,17 @@ class DeliveryStore {
     if (peer == kAnySource) return order_.head;
     return peer < by_source_.size() ? by_source_[peer].head : kNone;
   }
+  Record& record(Handle h) { return blocks_[h >> kBlockShift][h & (kBlockRecords - 1)]; }
+  const Record& record(Handle h) const {
+    return blocks_[h >> kBlockShift][h & (kBlockRecords - 1)];
+  }
 
-  std::vector<Record> records_;
+  // The pool grows by blocks (no record moves, and it holds at most a block more than the
+  // queue's high-water mark: a vector doubling would hold up to twice it).
+  static constexpr unsigned kBlockShift = 5;
+  static constexpr Handle kBlockRecords = Handle{1} << kBlockShift;
+  std::vector<std::unique_ptr<Record[]>> blocks_;
+  Handle records_ = 0;  // records in the pool
   Handle free_ = kNone;
   std::size_t size_ = 0;
   Chain order_;
