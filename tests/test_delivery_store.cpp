@@ -77,7 +77,7 @@ TEST_CASE("a delivered message is taken only from the cycle it is available") {
   CHECK(s.find(9, false, 100).next_match == kNever);  // nothing from 9
 }
 
-TEST_CASE("a get's reply is taken only by a receive for the reply, and such a receive only takes it") {
+TEST_CASE("a get's reply is taken only by a receive for replies, which takes nothing else") {
   DeliveryStore s;
   push(s, 6, 1, 1, kMpbReplyKind);
   push(s, 6, 1, 2);
