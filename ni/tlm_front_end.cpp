@@ -90,7 +90,7 @@ void TlmFrontEnd::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
       r.tag = cmd->tag;
       r.sent = issue;
       // (No wake-up: the core issuing it is not waiting; its next receive finds it queued.)
-      delivery_queue_.push_back(Delivered{id_, ready + 1, std::move(r)});
+      deliveries_.push(id_, ready + 1, std::move(r));
     } else {
       const NodeId one[] = {cmd->peer};
       const NodeId* dst = cmd->destinations ? cmd->destinations->data() : one;
@@ -124,58 +124,33 @@ void TlmFrontEnd::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
 // now is the one it finds then, and the core waits out its offset to take it. If it finds none,
 // the core waits until the first cycle from its issue cycle at which one it takes is available
 // (WaitingReceive), without stopping at the issue cycle or at deliveries it does not take.
-//
-// A receive that found nothing leaves where it stopped (ScanResume): the same receive asked
-// again, only what was queued since is new to it, unless one of the messages it passed by as
-// not yet available has become available (messages from other sources pile up ahead of the
-// one it waits for).
 void TlmFrontEnd::receive(NiCommand& cmd, Cycle issue, sc_time& delay) {
   const Cycle now = clock().now();
   waiting_.valid = false;
   cmd.found = false;
-  cmd.next_available = kNever;
-  Cycle next_match = kNever;
-  auto it = delivery_queue_.begin();
-  const ScanResume& r = resume_;
-  if (r.valid && r.peer == cmd.peer && r.mpb_reply == cmd.mpb_reply && issue < r.next_available) {
-    it += static_cast<std::ptrdiff_t>(r.scanned);
-    cmd.next_available = r.next_available;
-    next_match = r.next_match;
-  }
-  for (; it != delivery_queue_.end(); ++it) {
-    const bool takes_it = takes(cmd.peer, cmd.mpb_reply, it->src, it->message.kind);
-    if (it->available > issue) {  // still being decompressed, or decoded
-      cmd.next_available = std::min(cmd.next_available, it->available);
-      if (takes_it) next_match = std::min(next_match, it->available);
-      continue;
-    }
-    if (!takes_it) continue;
+  const DeliveryStore::Found f = deliveries_.find(cmd.peer, cmd.mpb_reply, issue);
+  if (f.message != DeliveryStore::kNone) {
     if (issue > now) {  // there at the issue cycle: taken then
-      cmd.next_available = it->available;
-      resume_.valid = false;
+      cmd.next_available = deliveries_.at(f.message).available;
       return;
     }
+    DeliveryStore::Delivered m = deliveries_.take(f.message);
     cmd.found = true;
-    cmd.source = it->src;
-    cmd.received_kind = it->message.kind;
-    cmd.received_tag = it->message.tag;
-    cmd.received_hops = it->message.hops;
-    cmd.received_sent_cycle = it->message.sent;
-    cmd.received_arrival_cycle = it->available;
-    if (cmd.received) *cmd.received = std::move(it->message.words);
-    delivery_queue_.erase(it);
+    cmd.source = m.src;
+    cmd.received_kind = m.kind;
+    cmd.received_tag = m.tag;
+    cmd.received_hops = m.hops;
+    cmd.received_sent_cycle = m.sent;
+    cmd.received_arrival_cycle = m.available;
+    if (cmd.received) *cmd.received = std::move(m.words);
     delay += clock().delay(recv_overhead_cycles_);
-    break;
+    return;
   }
-  // (Taking a message out moves the ones behind it: the next receive scans from the front.)
-  resume_ = ScanResume{!cmd.found, cmd.peer, cmd.mpb_reply, delivery_queue_.size(),
-                       cmd.next_available, next_match};
-  if (cmd.found) return;
   // The core waits: woken for the first message it takes, from its issue cycle on.
   waiting_ = WaitingReceive{true, cmd.peer, cmd.mpb_reply, issue};
   wake_.cancel();  // (a wake-up for a message it has taken since)
-  if (next_match != kNever) wake_.notify(clock().delay(next_match - now));
-  cmd.next_available = next_match;
+  if (f.next_match != kNever) wake_.notify(clock().delay(f.next_match - now));
+  cmd.next_available = f.next_match;
   cmd.arrival = &wake_;
 }
 
@@ -184,7 +159,7 @@ void TlmFrontEnd::deliver(NodeId src, Cycle available, ReceivedMessage&& m) {
   // Puts and gets are the buffer's business; everything else goes to the core.
   if (!serve_mpb(src, m.kind, m.words, available)) {
     wake_for(src, m.kind, available, now);
-    delivery_queue_.push_back(Delivered{src, available, std::move(m)});
+    deliveries_.push(src, available, std::move(m));
   } else if (m.kind == kMpbPutKind) {
     mpb_landed_.notify(clock().delay(available - now));  // a poll of the buffer sees it
   }

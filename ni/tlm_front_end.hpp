@@ -4,11 +4,11 @@
 // a packet pair through the NI's XOR engine; and it serves the message-passing buffer, to its
 // own core directly and to remote cores' puts and gets as they arrive from the reassembler.
 #pragma once
-#include <deque>
 #include <vector>
 
 #include <tlm>
 
+#include "ni/delivery_store.hpp"
 #include "ni/message_passing_buffer.hpp"
 #include "ni/ni_params.hpp"
 #include "ni/ni_protocol.hpp"
@@ -43,28 +43,18 @@ class TlmFrontEnd {
   // message (the XOR engine's results for the core are counted there too).
   void sample_delivery_queue() {
     counters_.max_delivery_queue_messages =
-        std::max<std::uint64_t>(counters_.max_delivery_queue_messages, delivery_queue_.size());
+        std::max<std::uint64_t>(counters_.max_delivery_queue_messages, deliveries_.size());
   }
 
   const FrontEndCounters& counters() const { return counters_; }
   // The delivery queue holds a message from `src` (kAnySource: from anyone), available now or
   // at a later cycle: a core that waits for it will be woken (the run's firmware watchdog asks).
-  bool holds_message_from(NodeId src) const {
-    for (const Delivered& d : delivery_queue_)
-      if (src == kAnySource || d.src == src) return true;
-    return false;
-  }
+  bool holds_message_from(NodeId src) const { return deliveries_.holds_from(src); }
   const XorEngine& xor_engine() const { return xor_engine_; }
   // `with_core`: a core is bound to the NI (the message counts are its).
   void report(Tally& t, bool with_core) const;
 
  private:
-  struct Delivered {
-    NodeId src;
-    Cycle available;
-    ReceivedMessage message;
-  };
-
   // Hands the packetizer a message for `dst` and wakes the NI for it.
   void send(NodeId dst, std::vector<std::uint32_t>&& words, const NiCommand& cmd, Cycle issue,
             Cycle ready);
@@ -84,19 +74,7 @@ class TlmFrontEnd {
   NodeId id_;
   unsigned send_overhead_cycles_, recv_overhead_cycles_;
   FrontEndCounters counters_;
-  std::deque<Delivered> delivery_queue_;
-  // Where the last receive stopped, if it found nothing: the first `scanned` messages hold none
-  // it takes before cycle `next_available`, and none it takes at all before `next_match`
-  // (messages are only appended until one is taken).
-  struct ScanResume {
-    bool valid = false;
-    NodeId peer = 0;
-    bool mpb_reply = false;
-    std::size_t scanned = 0;
-    Cycle next_available = kNever;
-    Cycle next_match = kNever;
-  };
-  ScanResume resume_;
+  DeliveryStore deliveries_;
   // The receive the core waits in, if it waits: it is woken (wake_) for the first cycle from
   // `from` (its issue cycle) at which a message it takes is available, and only then.
   struct WaitingReceive {
@@ -105,13 +83,10 @@ class TlmFrontEnd {
     bool mpb_reply = false;
     Cycle from = 0;
   };
-  static bool takes(NodeId peer, bool mpb_reply, NodeId src, std::uint8_t kind) {
-    return (peer == kAnySource || src == peer) && (kind == kMpbReplyKind) == mpb_reply;
-  }
   // Wakes the waiting core for a message available from `available` (if it takes it).
   void wake_for(NodeId src, std::uint8_t kind, Cycle available, Cycle now) {
     const WaitingReceive& w = waiting_;
-    if (w.valid && takes(w.peer, w.mpb_reply, src, kind))
+    if (w.valid && DeliveryStore::takes(w.peer, w.mpb_reply, src, kind))
       wake_.notify(clock().delay(std::max(available, w.from) - now));
   }
   WaitingReceive waiting_;
