@@ -168,6 +168,8 @@ void Router::connect_output(unsigned port, Link& link, unsigned downstream_buffe
     ov.credits = static_cast<std::uint16_t>(downstream_buffer_flits);
     ov.realloc_credits = (empty_realloc >> v) & 1u ? ov.credits : std::uint16_t{0};
   }
+  if (empty_realloc != 0 || switching_ != Switching::wormhole)
+    credit_frees_ |= std::uint64_t{1} << port;
 }
 
 void Router::start_head(unsigned ivc_index, const Arrival& head, Cycle arrived, Cycle earliest) {
@@ -202,7 +204,6 @@ bool Router::head_ready(unsigned i, Cycle now) const {
 
 void Router::hold(unsigned port, unsigned vc, Cycle now) {
   if (vc_usage_) vc_busy_[port * vcs_ + vc].since = now;  // (a flag on a line a cycle reads)
-  changed_ports_ |= std::uint64_t{1} << port;
   OutputPort& o = out(port);
   if (o.held_vcs++ == 0) {
     o.busy_since = now;
@@ -407,7 +408,7 @@ void Router::receive(At at) {
     return link->flits_in_flight(at) == 0;
   });
   // Credits returned by the downstream buffers.
-  changed_ports_ |= outputs_with_credits();
+  changed_ports_ |= outputs_with_credits() & credit_frees_;
   for_each_output_with_credits([&](unsigned p) {
     Link* link = out(p).link;
     while (link->credit_ready(at)) ++out_vc(p, link->take_credit()).credits;
@@ -496,8 +497,9 @@ std::uint32_t Router::free_vcs(unsigned i, unsigned port, unsigned vc_begin,
   return mask;
 }
 
-// Asking again changes nothing until a VC of its port is released or granted, or credits come
-// back on it (hold, release, receive mark the port), and its loss is counted already.
+// Asking again changes nothing until a VC of its port is released, or credits come back on it
+// where they can free one (release and receive mark the port; a grant frees nothing), and its
+// loss is counted already (count_contention returns at once).
 // (Several candidates, each a port of its own, keep asking: rarely all blocked.)
 void Router::wait_if_blocked(unsigned i) {
   const RouteResult& route = routes_[i].route;

@@ -212,7 +212,7 @@ class Router : public Clocked<Router> {
   // multicast: a message of the multicast class (its headers routed one by one, its data
   // replicated onto every output allocated to it: move_multicast). waiting: a ready head that
   // found every output VC it may take held (or short of credits) after allocation; it asks
-  // again once its output port changes (changed_ports_), not every cycle.
+  // again once a VC of that port may have come free (changed_ports_), not every cycle.
   enum class VcState : std::uint8_t { idle, routing, active, multicast, waiting };
   // An input VC: the state of the packet at its front and a ring over its share of the
   // router's slots (slots_[index * buffer_flits ...]; the upstream sender writes them, see
@@ -490,9 +490,12 @@ class Router : public Clocked<Router> {
   // routers do not stay in cache between cycles, and a small one's outgrow the L1 cache).
   unsigned buffered_ = 0;
   std::uint64_t held_ports_ = 0;  // output ports with a VC held by a packet (they send next)
-  // Output ports whose VCs changed owner or got credits since the waiting heads last looked:
-  // only those can free a VC for a head in state waiting.
+  // Output ports where a VC was released or credits came back since the waiting heads last
+  // looked: only those can free a VC for a head in state waiting. Credits count only on the ports
+  // whose VCs need some to be taken (credit_frees_: reallocation when empty, or whole-packet
+  // switching); on the others a busy port's credits, back every cycle, free nothing.
   std::uint64_t changed_ports_ = 0;
+  std::uint64_t credit_frees_ = 0;
   Cycle occupancy_since_ = 0;
   std::uint64_t occupancy_flit_cycles_ = 0;
   NetworkContext& net_;
