@@ -36,6 +36,10 @@ class VcAllocator {
   // Age-based allocators keep `created` (per input VC: the cycle the packet at its front was
   // created, which the router keeps up to date) and return true; the others ignore it.
   virtual bool use_ages(const Cycle* /*created*/) { return false; }
+  // Whether a call that grants nothing changes the allocator's state (the routers then ask
+  // for every ready head every cycle: Router's state waiting). Pointers that move only on a
+  // grant do not.
+  virtual bool moves_without_grants() const { return false; }
 
   // Output VCs granted over the run (energy estimates: one per unicast packet and hop). Kept
   // here, beside the table pointer a call loads anyway, so counting touches no other line.

@@ -322,6 +322,7 @@ class alignas(64) WavefrontVcAllocator : public VcAllocator {
     taken_out_ = taken_in_ + words;
     cells_.reserve(64);
   }
+  bool moves_without_grants() const override { return true; }  // (the priority diagonal)
 
   void allocate(const std::vector<VcRequest>& requests, std::vector<VcGrant>& grants) override {
     grants.clear();

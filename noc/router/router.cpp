@@ -101,6 +101,7 @@ Router::Router(sc_module_name name, Clock& clock, RouterId id, unsigned ports,
   const std::size_t n_vcs = static_cast<std::size_t>(ports) * params.vcs;
   created_.assign(n_vcs, 0);
   ages_ = vc_alloc_->use_ages(created_.data()) | sw_alloc_->use_ages(created_.data());
+  heads_wait_ = !vc_alloc_->moves_without_grants();
   if (!ages_) created_ = std::vector<Cycle>();
   const std::size_t words = (n_vcs + 63) / 64, n_slots = n_vcs * params.buffer_flits;
   nonempty_words_ = static_cast<std::uint8_t>(words);  // (at most 64 ports x 32 VCs: 32 words)
@@ -167,6 +168,8 @@ void Router::connect_output(unsigned port, Link& link, unsigned downstream_buffe
     ov.credits = static_cast<std::uint16_t>(downstream_buffer_flits);
     ov.realloc_credits = (empty_realloc >> v) & 1u ? ov.credits : std::uint16_t{0};
   }
+  if (empty_realloc != 0 || switching_ != Switching::wormhole)
+    credit_frees_ |= std::uint64_t{1} << port;
 }
 
 void Router::start_head(unsigned ivc_index, const Arrival& head, Cycle arrived, Cycle earliest) {
@@ -213,6 +216,7 @@ void Router::release(unsigned port, unsigned vc, Cycle now) {
     VcBusy& b = vc_busy_[port * vcs_ + vc];
     b.cycles += now - b.since + 1;
   }
+  changed_ports_ |= std::uint64_t{1} << port;
   OutputPort& o = out(port);
   if (--o.held_vcs == 0) {
     stats_[port].busy_cycles += now - o.busy_since + 1;
@@ -404,6 +408,7 @@ void Router::receive(At at) {
     return link->flits_in_flight(at) == 0;
   });
   // Credits returned by the downstream buffers.
+  changed_ports_ |= outputs_with_credits() & credit_frees_;
   for_each_output_with_credits([&](unsigned p) {
     Link* link = out(p).link;
     while (link->credit_ready(at)) ++out_vc(p, link->take_credit()).credits;
@@ -417,10 +422,20 @@ void Router::collect_requests(At at, RouterScratch& s) {
   s.switch_requests = 0;
   s.vc_requests.clear();
   s.routing_vcs.clear();
+  // (The changes made after this, by this cycle's grants and departures, are for the next.)
+  const std::uint64_t changed = changed_ports_;
+  changed_ports_ = 0;
   for_each_nonempty([&](unsigned i) {
-    const VcState state = in_vcs_[i].state;
-    if (state == VcState::active) request_switch(at, i, s);
-    else if (state == VcState::routing && head_ready(i, at.now)) request_vc(i, at.now, s);
+    InputVc& ivc = in_vcs_[i];
+    const VcState state = ivc.state;
+    if (state == VcState::active) {
+      request_switch(at, i, s);
+    } else if (state == VcState::routing) {
+      if (head_ready(i, at.now)) request_vc(i, at.now, s);
+    } else if (state == VcState::waiting && ((changed >> ivc.out_port) & 1u)) {
+      ivc.state = VcState::routing;
+      request_vc(i, at.now, s);
+    }
   });
 }
 
@@ -462,6 +477,12 @@ void Router::select_candidates(unsigned i, Cycle now, std::uint8_t* order) const
 
 void Router::request_port(unsigned i, unsigned port, unsigned vc_begin, unsigned vc_end,
                           RouterScratch& s) {
+  s.vc_requests.push_back(VcRequest{static_cast<std::uint16_t>(i), static_cast<std::uint16_t>(port),
+                                    free_vcs(i, port, vc_begin, vc_end)});
+}
+
+std::uint32_t Router::free_vcs(unsigned i, unsigned port, unsigned vc_begin,
+                               unsigned vc_end) const {
   const HeadRoute& head = routes_[i];
   const unsigned base = head.vc_class * vcs_per_class_;
   const bool whole_packet = switching_ != Switching::wormhole;
@@ -473,7 +494,22 @@ void Router::request_port(unsigned i, unsigned port, unsigned vc_begin, unsigned
     if (whole_packet && ov.credits < head.length) continue;
     mask |= 1u << v;
   }
-  s.vc_requests.push_back(VcRequest{static_cast<std::uint16_t>(i), static_cast<std::uint16_t>(port), mask});
+  return mask;
+}
+
+// Asking again changes nothing until a VC of its port is released, or credits come back on it
+// where they can free one (release and receive mark the port; a grant frees nothing), and its
+// loss is counted already (count_contention returns at once).
+// (Several candidates, each a port of its own, keep asking: rarely all blocked.)
+void Router::wait_if_blocked(unsigned i) {
+  const RouteResult& route = routes_[i].route;
+  // (A packet whose loss to another message is not counted yet keeps asking: with messages of
+  // several packets, whether its rivals are of its own message can change with their flits.)
+  if (!heads_wait_ || route.size() != 1 || in_vcs_[i].contended != kContendedBoth) return;
+  const RouteCandidate& c = route[0];
+  if (free_vcs(i, c.port, c.vc_begin, c.vc_end) != 0) return;
+  in_vcs_[i].state = VcState::waiting;
+  in_vcs_[i].out_port = c.port;
 }
 
 std::uint64_t Router::fold_sinks(std::uint64_t ports) const {
@@ -512,6 +548,7 @@ void Router::add_sink_channel(unsigned local, unsigned extra) {
   sink_group_of_[extra] = sink_group_of_[local];
   sink_groups_[sink_group_of_[local]].push_back(static_cast<std::uint8_t>(extra));
   sinks_ = true;
+  heads_wait_ = false;
 }
 
 template <class At>
@@ -552,8 +589,10 @@ void Router::allocate_vcs(At at, RouterScratch& s) {
   }
   // A ready head that got no output VC lost it to another packet (held, or won this cycle).
   for (unsigned i : s.routing_vcs)
-    if (in_vcs_[i].state == VcState::routing && routes_[i].route.size() > 0)
+    if (in_vcs_[i].state == VcState::routing && routes_[i].route.size() > 0) {
       count_contention(i, routes_[i].route[0].port, at.thread(), Rival::vc_holders, s);
+      wait_if_blocked(i);
+    }
   for (const VcGrant& g : s.vc_grants) request_switch(at, g.input, s);
 }
 
@@ -1071,7 +1110,7 @@ void Router::describe_blocked(std::ostream& os, const Topology& topo) const {
     os << "  router " << id_ << " input " << topo.port_name(i / vcs_) << " vc "
        << i % vcs_ << ": " << ivc.count << " flit(s), front = packet " << h.packet_id
        << " flit " << f.seq << " (" << h.src << " -> " << h.dst << ")";
-    if (ivc.state == VcState::routing) {
+    if (ivc.state == VcState::routing || ivc.state == VcState::waiting) {
       os << " waits for an output VC on";
       const RouteResult& route = routes_[i].route;
       for (unsigned c = 0; c < route.size(); ++c) os << " " << topo.port_name(route[c].port);

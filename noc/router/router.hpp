@@ -210,8 +210,10 @@ class Router : public Clocked<Router> {
 
  private:
   // multicast: a message of the multicast class (its headers routed one by one, its data
-  // replicated onto every output allocated to it: move_multicast).
-  enum class VcState : std::uint8_t { idle, routing, active, multicast };
+  // replicated onto every output allocated to it: move_multicast). waiting: a ready head that
+  // found every output VC it may take held (or short of credits) after allocation; it asks
+  // again once a VC of that port may have come free (changed_ports_), not every cycle.
+  enum class VcState : std::uint8_t { idle, routing, active, multicast, waiting };
   // An input VC: the state of the packet at its front and a ring over its share of the
   // router's slots (slots_[index * buffer_flits ...]; the upstream sender writes them, see
   // Link). 16 bytes, four to a cache line: an evaluation reads every VC holding flits, and a
@@ -221,7 +223,8 @@ class Router : public Clocked<Router> {
     Cycle ready_cycle = 0;  // head may take part in allocation from this cycle on
     std::uint16_t head = 0, count = 0;
     VcState state = VcState::idle;
-    std::uint8_t out_port = 0, out_vc = 0;  // the output VC it holds (state active)
+    std::uint8_t out_port = 0, out_vc = 0;  // the output VC it holds (state active); waiting:
+                                            // the port it waits on
     std::uint8_t contended = 0;  // this packet's contention here already counted: kContended*
   };
   static_assert(sizeof(InputVc) == 16, "InputVc: four to a cache line");
@@ -385,6 +388,14 @@ class Router : public Clocked<Router> {
   __attribute__((always_inline)) inline void request_port(unsigned i, unsigned port,
                                                           unsigned vc_begin, unsigned vc_end,
                                                           RouterScratch& s);
+  // The VCs of output `port` within [vc_begin, vc_end) of its class that the head of input VC
+  // i may take now (free, and with the credits reallocation and switching ask for).
+  __attribute__((always_inline)) inline std::uint32_t free_vcs(unsigned i, unsigned port,
+                                                               unsigned vc_begin,
+                                                               unsigned vc_end) const;
+  // After allocation: a ready head left without a VC waits for its port to change (state
+  // waiting) if it has one candidate and none of that port's VCs is free for it.
+  void wait_if_blocked(unsigned i);
   // A packet holding an output VC asks for the switch if that VC has a credit.
   template <class At>
   __attribute__((always_inline)) inline void request_switch(At at, unsigned i, RouterScratch& s);
@@ -479,6 +490,12 @@ class Router : public Clocked<Router> {
   // routers do not stay in cache between cycles, and a small one's outgrow the L1 cache).
   unsigned buffered_ = 0;
   std::uint64_t held_ports_ = 0;  // output ports with a VC held by a packet (they send next)
+  // Output ports where a VC was released or credits came back since the waiting heads last
+  // looked: only those can free a VC for a head in state waiting. Credits count only on the ports
+  // whose VCs need some to be taken (credit_frees_: reallocation when empty, or whole-packet
+  // switching); on the others a busy port's credits, back every cycle, free nothing.
+  std::uint64_t changed_ports_ = 0;
+  std::uint64_t credit_frees_ = 0;
   Cycle occupancy_since_ = 0;
   std::uint64_t occupancy_flit_cycles_ = 0;
   NetworkContext& net_;
@@ -495,6 +512,10 @@ class Router : public Clocked<Router> {
   bool sinks_ = false;           // a local port has more than one sink channel (sink_next_)
   bool ages_ = false;            // an allocator is oldest-first: keep created_ (start_head)
   bool vc_usage_ = false;        // record_vc_usage(): hold and release time each VC
+  // Heads may wait in state waiting: asking again on a cycle nothing changed would change
+  // nothing (not with sink channels, whose choice rotates each request, nor with a VC
+  // allocator that moves on every call: VcAllocator::moves_without_grants).
+  bool heads_wait_ = true;
   std::uint8_t grant_hooks_ = 0;  // kReportAllocations | kTrackMessages: on a line the cycle reads
   std::uint8_t multicast_class_ = 0xff;  // the class multicast messages use; none = 0xff
   Link** in_links_;
