@@ -11,7 +11,7 @@ TlmFrontEnd::TlmFrontEnd(ClockedModule& ni, NodeId id, const NetworkInterfacePar
     : ni_(ni), packetizer_(packetizer), id_(id),
       send_overhead_cycles_(params.send_overhead_cycles),
       recv_overhead_cycles_(params.recv_overhead_cycles),
-      xor_engine_("xor_engine", params.xor_engine), mpb_(params.mpb_bytes) {}
+      wake_(ni.clock()), xor_engine_("xor_engine", params.xor_engine), mpb_(params.mpb_bytes) {}
 
 void TlmFrontEnd::send(NodeId dst, std::vector<std::uint32_t>&& words, const NiCommand& cmd,
                        Cycle issue, Cycle ready) {
@@ -149,16 +149,16 @@ void TlmFrontEnd::receive(NiCommand& cmd, Cycle issue, sc_time& delay) {
   // The core waits: woken for the first message it takes, from its issue cycle on.
   waiting_ = WaitingReceive{true, cmd.peer, cmd.mpb_reply, issue};
   wake_.cancel();  // (a wake-up for a message it has taken since)
-  if (f.next_match != kNever) wake_.notify(clock().delay(f.next_match - now));
+  if (f.next_match != kNever) wake_.notify_at(f.next_match);
   cmd.next_available = f.next_match;
-  cmd.arrival = &wake_;
+  cmd.arrival = &wake_.event();
 }
 
 void TlmFrontEnd::deliver(NodeId src, Cycle available, ReceivedMessage&& m) {
   const Cycle now = clock().now();
   // Puts and gets are the buffer's business; everything else goes to the core.
   if (!serve_mpb(src, m.kind, m.words, available)) {
-    wake_for(src, m.kind, available, now);
+    wake_for(src, m.kind, available);
     deliveries_.push(src, available, std::move(m));
   } else if (m.kind == kMpbPutKind) {
     mpb_landed_.notify(clock().delay(available - now));  // a poll of the buffer sees it

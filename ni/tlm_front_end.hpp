@@ -84,13 +84,13 @@ class TlmFrontEnd {
     Cycle from = 0;
   };
   // Wakes the waiting core for a message available from `available` (if it takes it).
-  void wake_for(NodeId src, std::uint8_t kind, Cycle available, Cycle now) {
+  void wake_for(NodeId src, std::uint8_t kind, Cycle available) {
     const WaitingReceive& w = waiting_;
     if (w.valid && DeliveryStore::takes(w.peer, w.mpb_reply, src, kind))
-      wake_.notify(clock().delay(std::max(available, w.from) - now));
+      wake_.notify_at(std::max(available, w.from));
   }
   WaitingReceive waiting_;
-  sc_core::sc_event wake_;  // the core's interrupt line: a message it waits for is available
+  CycleEvent wake_;  // the core's interrupt line: a message it waits for is available
   XorEngine xor_engine_;
   Cycle xor_next_accept_ = 0;  // the engine takes a pair every issue_interval_cycles()
   MessagePassingBuffer mpb_;

@@ -11,8 +11,14 @@ namespace collnoc {
 
 using namespace sc_core;
 
+void CycleEvent::notify_at(Cycle cycle) {
+  if (cycle >= due_) return;
+  due_ = cycle;
+  clock_.schedule(*this, cycle);
+}
+
 Clock::Clock(sc_module_name name, sc_time period)
-    : sc_module(name), period_(period), period_ticks_(period.value()) {
+    : sc_module(name), event_wheel_(kWheel), period_(period), period_ticks_(period.value()) {
   if (period_ticks_ == 0) throw ParamError("sim.clock_period_ns", period.to_string(), "must be > 0");
   SC_HAS_PROCESS(Clock);
   SC_METHOD(on_edge);
@@ -119,6 +125,48 @@ void Clock::enqueue(unsigned block, Cycle cycle) {
     later_.emplace(cycle, block);
 }
 
+void Clock::schedule(CycleEvent& e, Cycle cycle) {
+  const Cycle now = this->now();
+  if (cycle <= now) {  // (not asked for: what is delivered is available from a later cycle)
+    e.due_ = kNever;
+    e.event_.notify(SC_ZERO_TIME);
+    return;
+  }
+  if (cycle - now < kWheel) event_wheel_[cycle % kWheel].emplace_back(cycle, &e);
+  else later_events_.emplace(cycle, &e);
+  schedule_edge(cycle);
+}
+
+void Clock::notify_events(Cycle now) {
+  while (!later_events_.empty() && later_events_.top().first - now < kWheel) {
+    const EventAt e = later_events_.top();
+    later_events_.pop();
+    if (e.second->due_ == e.first) event_wheel_[e.first % kWheel].push_back(e);
+  }
+  std::vector<EventAt>& slot = event_wheel_[now % kWheel];
+  for (const auto& [cycle, e] : slot) {
+    if (cycle != now || e->due_ != now) continue;  // (cancelled, or moved earlier)
+    e->due_ = kNever;
+    e->event_.notify();  // (the threads waiting run in this delta, after this method)
+  }
+  slot.clear();
+}
+
+Cycle Clock::next_event() const {
+  const Cycle now = this->now();
+  for (Cycle c = now + 1; c < now + kWheel; ++c)
+    for (const auto& [cycle, e] : event_wheel_[c % kWheel])
+      if (cycle == c && e->due_ == c) return c;
+  return later_events_.empty() ? kNever : later_events_.top().first;
+}
+
+bool Clock::events_pending() const {
+  if (!later_events_.empty()) return true;
+  for (const std::vector<EventAt>& slot : event_wheel_)
+    if (!slot.empty()) return true;
+  return false;
+}
+
 Cycle Clock::next_wakeup() const {
   const std::size_t words = awake_.size();
   for (Cycle c = last_edge_ + 1; c < last_edge_ + kWheel; ++c) {
@@ -151,7 +199,7 @@ void Clock::on_edge() {
   // Waves where the cycle would be evaluated on one thread anyway (in waves on two, the rows
   // of a wave would wait on each other).
   if (!wave_rows_.empty() && wave_end_ >= now + 2 &&
-      (wave_always_ || (threads_ == 1 && blocks_.size() >= kMinWaveBlocks))) {
+      (wave_always_ || (threads_ == 1 && blocks_.size() >= kMinWaveBlocks)) && !events_pending()) {
     run_waves(now, std::min(wave_end_, now + kWaveCycles));
     return;
   }
@@ -186,6 +234,7 @@ void Clock::on_edge() {
                        .count(),
                    awake_blocks);
   schedule_next_edge(now + 1, any_awake);
+  notify_events(now);
 }
 
 void Clock::take_due(Cycle cycle, std::size_t word, std::uint64_t mask) {
@@ -229,8 +278,12 @@ void Clock::evaluate_serially(Cycle now, ForEachWord&& for_each_word, bool& any_
 }
 
 void Clock::schedule_next_edge(Cycle next, bool any_awake) {
-  if (any_awake) schedule_edge(next);
-  else if (const Cycle wakeup = next_wakeup(); wakeup != kNever) schedule_edge(wakeup);
+  if (any_awake) {
+    schedule_edge(next);
+    return;
+  }
+  const Cycle wakeup = std::min(next_wakeup(), next_event());
+  if (wakeup != kNever) schedule_edge(wakeup);
 }
 
 static_assert(Clock::kWaveCycles <= 32, "a wave's wake-ups must not wrap round the wheel");

@@ -34,8 +34,35 @@
 
 namespace collnoc {
 
+class Clock;
 class ClockedBlock;
 class ClockedModule;
+
+// An event the clock notifies on a cycle's edge, after the cycle's blocks: how an NI wakes its
+// core for a message available from that cycle. The clock keeps these on its wheel of cycles,
+// beside the blocks' wake-ups, instead of the kernel's queue of timed notifications, and
+// notifies those of a cycle in the order they were asked for (a thread waiting on one runs
+// after the clock's method in that delta, as it would after a timed notification).
+class CycleEvent {
+ public:
+  explicit CycleEvent(Clock& clock) : clock_(clock) {}
+  CycleEvent(const CycleEvent&) = delete;
+  CycleEvent& operator=(const CycleEvent&) = delete;
+  // Notifies the event on the edge of `cycle` (> now) unless an earlier notification is
+  // pending: the earliest stands, as for a timed notification of an sc_event.
+  void notify_at(Cycle cycle);
+  void cancel() {
+    due_ = kNever;
+    event_.cancel();
+  }
+  const sc_core::sc_event& event() const { return event_; }
+
+ private:
+  friend class Clock;
+  Clock& clock_;
+  sc_core::sc_event event_;
+  Cycle due_ = kNever;  // the pending notification's cycle
+};
 
 class Clock : public sc_core::sc_module {
  public:
@@ -66,6 +93,9 @@ class Clock : public sc_core::sc_module {
   Cycle now() const { return static_cast<Cycle>(sc_core::sc_time_stamp().value() / period_ticks_); }
   sc_core::sc_time delay(Cycle cycles) const { return period_ * static_cast<double>(cycles); }
   sc_core::sc_time at(Cycle cycle) const { return period_ * static_cast<double>(cycle); }
+
+  // CycleEvent::notify_at.
+  void schedule(CycleEvent& e, Cycle cycle);
 
   // Block bookkeeping, used by ClockedModule.
   unsigned attach(ClockedModule* block);
@@ -122,6 +152,14 @@ class Clock : public sc_core::sc_module {
   bool waving_ = false;  // in run_waves: a wake-up goes onto the wheel, and no edge is scheduled
   void schedule_edge(Cycle cycle);
 
+  // CycleEvents: those of the next kWheel cycles by cycle, later ones in a heap (an entry
+  // whose event was since cancelled or moved earlier is dropped when its cycle comes).
+  using EventAt = std::pair<Cycle, CycleEvent*>;
+  std::vector<std::vector<EventAt>> event_wheel_;
+  std::priority_queue<EventAt, std::vector<EventAt>, std::greater<EventAt>> later_events_;
+  void notify_events(Cycle now);
+  Cycle next_event() const;
+  bool events_pending() const;
   sc_core::sc_time period_;
   sc_core::sc_time::value_type period_ticks_;
   sc_core::sc_event edge_;
