@@ -174,6 +174,14 @@ Message Core::receive(NodeId src, bool mpb_reply) {
     cmd_.peer = src;
     cmd_.received = &m.words;
     cmd_.mpb_reply = mpb_reply;
+    // Where this thread resumes: the frames below this one (the kernel's switch) and above it
+    // (the firmware's), and this core's own state.
+    cmd_.resume_lines[0] = static_cast<const char*>(__builtin_frame_address(0)) - kResumeStackBelow;
+    cmd_.resume_bytes[0] = kResumeStackBelow + kResumeStackAbove;
+    cmd_.resume_lines[1] = this;
+    cmd_.resume_bytes[1] = sizeof(Core);
+    cmd_.resume_lines[2] = socket.operator->();  // the NI's socket, that takes the command
+    cmd_.resume_bytes[2] = 64;
     command(tlm::TLM_READ_COMMAND, kRecvAddress, nullptr, SendOptions{});
     cmd_.mpb_reply = false;
     if (cmd_.found) break;
@@ -182,6 +190,7 @@ Message Core::receive(NodeId src, bool mpb_reply) {
       continue;
     }
     wait(*cmd_.arrival);
+    clock_.thread_resumed();
     offset_ = SC_ZERO_TIME;  // (woken at or after the issue cycle)
   }
   receiving_ = false;

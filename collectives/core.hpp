@@ -100,23 +100,27 @@ class Core : public sc_core::sc_module, public MessageLayer {
   unsigned cores_;
   Firmware& program_;
   CoreParams params_;
+  // What a receive touches, together (from rank_ to round_: its resume lines).
   sc_core::sc_time offset_;  // how far this core runs ahead of sc_time_stamp()
   tlm::tlm_generic_payload gp_;
   NiCommand cmd_;
   Words pair_;  // a then b, as the XOR commands carry them
-  MulticastShape multicast_shape_;
-  std::function<void()> on_finish_;
   bool finished_ = false;
   Cycle finish_cycle_ = 0;
   NodeId waiting_for_ = kAnySource;
   bool receiving_ = false;
   Cycle receive_cycle_ = 0;  // the cycle its receive was issued at
-  std::string fault_;
-  sc_core::sc_event halted_;
   std::uint64_t sent_ = 0, received_ = 0;
   std::uint64_t mpb_puts_seen_ = 0;  // remote puts in this core's buffer at its last mpb_read
   bool traced_ = false;
   unsigned round_ = 0;
+  MulticastShape multicast_shape_;
+  std::function<void()> on_finish_;
+  std::string fault_;
+  sc_core::sc_event halted_;
+  // The stack a woken receive touches first: the kernel's switch below its frame, the
+  // firmware's frames above it.
+  static constexpr std::uint32_t kResumeStackBelow = 512, kResumeStackAbove = 1536;
 };
 
 }  // namespace collnoc

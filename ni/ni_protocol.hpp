@@ -78,6 +78,10 @@ struct NiCommand : tlm::tlm_extension<NiCommand> {
   std::vector<std::uint32_t>* received = nullptr;  // where the NI copies the message words
   const sc_core::sc_event* arrival = nullptr;
   Cycle next_available = kNever;
+  // recv: what the core touches first when it is woken (its stack where it waits, its own
+  // state): the NI has them fetched just before (CycleEvent::set_resume_lines).
+  const void* resume_lines[3] = {nullptr, nullptr, nullptr};
+  std::uint32_t resume_bytes[3] = {0, 0, 0};
 
   tlm::tlm_extension_base* clone() const override { return new NiCommand(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {

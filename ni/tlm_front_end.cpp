@@ -148,6 +148,8 @@ void TlmFrontEnd::receive(NiCommand& cmd, Cycle issue, sc_time& delay) {
   }
   // The core waits: woken for the first message it takes, from its issue cycle on.
   waiting_ = WaitingReceive{true, cmd.peer, cmd.mpb_reply, issue};
+  for (unsigned r = 0; r < CycleEvent::kResumeRegions; ++r)
+    wake_.set_resume_lines(r, cmd.resume_lines[r], cmd.resume_bytes[r]);
   wake_.cancel();  // (a wake-up for a message it has taken since)
   if (f.next_match != kNever) wake_.notify_at(f.next_match);
   cmd.next_available = f.next_match;

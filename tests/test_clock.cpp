@@ -1,6 +1,12 @@
+#define SC_INCLUDE_DYNAMIC_PROCESSES
+#include <systemc>
+
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <utility>
+#include <vector>
 #include <stdexcept>
 
 #include "noc/sim/clocked_block.hpp"
@@ -109,4 +115,48 @@ TEST_CASE("port marks: a block that slept finds the marks of both halves", "[uni
   marks.take(11, flits, credits);
   CHECK(flits == 0);
   CHECK_THROWS_AS(marks.flit_mark(24), std::logic_error);
+}
+
+namespace {
+
+// Threads that wait on CycleEvents and log the cycle and order they run in.
+struct EventWaiters : sc_core::sc_module {
+  Clock& clock;
+  std::vector<std::unique_ptr<CycleEvent>> events;
+  std::vector<std::pair<unsigned, Cycle>> woken;  // (waiter, cycle), in the order they ran
+  EventWaiters(sc_core::sc_module_name name, Clock& c, unsigned n) : sc_module(name), clock(c) {
+    for (unsigned i = 0; i < n; ++i) {
+      events.push_back(std::make_unique<CycleEvent>(clock));
+      sc_core::sc_spawn([this, i] {
+        for (;;) {
+          sc_core::wait(events[i]->event());
+          clock.thread_resumed();
+          woken.emplace_back(i, clock.now());
+        }
+      });
+    }
+  }
+};
+
+}  // namespace
+
+TEST_CASE("cycle events: notified on their cycle (the earliest stands) in the order asked for",
+          "[units]") {
+  Clock clock("clock", sc_core::sc_time(1, sc_core::SC_NS));
+  EventWaiters w("waiters", clock, 4);
+  sc_core::sc_start(clock.delay(1));  // (the threads wait)
+  w.events[2]->notify_at(5);
+  w.events[0]->notify_at(5);
+  w.events[1]->notify_at(9);
+  w.events[1]->notify_at(7);   // earlier: it stands
+  w.events[3]->notify_at(200); // beyond the wheel
+  w.events[3]->notify_at(300); // later: ignored
+  sc_core::sc_start(clock.delay(100));
+  REQUIRE(w.woken == std::vector<std::pair<unsigned, Cycle>>{{2, 5}, {0, 5}, {1, 7}});
+  w.events[0]->notify_at(150);
+  w.events[0]->cancel();  // (a message the thread has taken since)
+  w.events[1]->notify_at(160);
+  sc_core::sc_start(clock.delay(250));
+  REQUIRE(w.woken == std::vector<std::pair<unsigned, Cycle>>{{2, 5}, {0, 5}, {1, 7}, {1, 160},
+                                                              {3, 200}});
 }

@@ -134,37 +134,49 @@ void Clock::schedule(CycleEvent& e, Cycle cycle) {
   }
   if (cycle - now < kWheel) event_wheel_[cycle % kWheel].emplace_back(cycle, &e);
   else later_events_.emplace(cycle, &e);
+  ++event_entries_;
   schedule_edge(cycle);
 }
 
 void Clock::notify_events(Cycle now) {
+  if (event_entries_ == 0) return;
   while (!later_events_.empty() && later_events_.top().first - now < kWheel) {
     const EventAt e = later_events_.top();
     later_events_.pop();
     if (e.second->due_ == e.first) event_wheel_[e.first % kWheel].push_back(e);
+    else --event_entries_;
   }
   std::vector<EventAt>& slot = event_wheel_[now % kWheel];
+  event_entries_ -= slot.size();
+  notified_.clear();
+  resumed_ = 0;
   for (const auto& [cycle, e] : slot) {
     if (cycle != now || e->due_ != now) continue;  // (cancelled, or moved earlier)
     e->due_ = kNever;
     e->event_.notify();  // (the threads waiting run in this delta, after this method)
+    notified_.push_back(e->resume_);
   }
   slot.clear();
+  for (std::size_t k = 0; k < std::min(kResumeAhead, notified_.size()); ++k)
+    prefetch_resume(notified_[k]);
+}
+
+void Clock::prefetch_resume(const CycleEvent::ResumeLines& lines) {
+  for (const CycleEvent::Lines& l : lines) {
+    const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(l.begin) & ~std::uintptr_t{63};
+    const std::uintptr_t end = reinterpret_cast<std::uintptr_t>(l.begin) + l.bytes;
+    for (std::uintptr_t line = first; line < end; line += 64)
+      __builtin_prefetch(reinterpret_cast<const void*>(line), 1);
+  }
 }
 
 Cycle Clock::next_event() const {
+  if (event_entries_ == 0) return kNever;
   const Cycle now = this->now();
   for (Cycle c = now + 1; c < now + kWheel; ++c)
     for (const auto& [cycle, e] : event_wheel_[c % kWheel])
       if (cycle == c && e->due_ == c) return c;
   return later_events_.empty() ? kNever : later_events_.top().first;
-}
-
-bool Clock::events_pending() const {
-  if (!later_events_.empty()) return true;
-  for (const std::vector<EventAt>& slot : event_wheel_)
-    if (!slot.empty()) return true;
-  return false;
 }
 
 Cycle Clock::next_wakeup() const {

@@ -16,6 +16,7 @@
 // clock's thread afterwards; all of it is order-independent, so the results do not depend on
 // which thread evaluated which block.
 #pragma once
+#include <array>
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -56,12 +57,24 @@ class CycleEvent {
     event_.cancel();
   }
   const sc_core::sc_event& event() const { return event_; }
+  // Lines the thread it wakes touches first (its stack, its own state): the clock fetches them
+  // while the threads woken before it on the same edge run (Clock::thread_resumed).
+  struct Lines {
+    const char* begin = nullptr;
+    std::uint32_t bytes = 0;
+  };
+  static constexpr unsigned kResumeRegions = 3;
+  using ResumeLines = std::array<Lines, kResumeRegions>;
+  void set_resume_lines(unsigned region, const void* begin, std::size_t bytes) {
+    resume_[region] = Lines{static_cast<const char*>(begin), static_cast<std::uint32_t>(bytes)};
+  }
 
  private:
   friend class Clock;
   Clock& clock_;
   sc_core::sc_event event_;
   Cycle due_ = kNever;  // the pending notification's cycle
+  ResumeLines resume_{};
 };
 
 class Clock : public sc_core::sc_module {
@@ -96,6 +109,14 @@ class Clock : public sc_core::sc_module {
 
   // CycleEvent::notify_at.
   void schedule(CycleEvent& e, Cycle cycle);
+  // Called by a thread woken by a CycleEvent when it runs: the threads woken on an edge run in
+  // the order they were notified, so the clock fetches the resume lines of the one
+  // kResumeAhead places behind it (a core's state is out of cache by the time it is woken in a
+  // large system, and its thread misses on every line it touches first).
+  void thread_resumed() {
+    if (++resumed_ + kResumeAhead - 1 < notified_.size())
+      prefetch_resume(notified_[resumed_ + kResumeAhead - 1]);
+  }
 
   // Block bookkeeping, used by ClockedModule.
   unsigned attach(ClockedModule* block);
@@ -157,9 +178,16 @@ class Clock : public sc_core::sc_module {
   using EventAt = std::pair<Cycle, CycleEvent*>;
   std::vector<std::vector<EventAt>> event_wheel_;
   std::priority_queue<EventAt, std::vector<EventAt>, std::greater<EventAt>> later_events_;
+  std::size_t event_entries_ = 0;  // on the wheel and in the heap (none: nothing to look at)
   void notify_events(Cycle now);
+  static constexpr std::size_t kResumeAhead = 2;
+  // The resume lines of the events notified on the last edge, in order (copied: the events
+  // themselves are out of cache by the time their turn comes).
+  std::vector<CycleEvent::ResumeLines> notified_;
+  std::size_t resumed_ = 0;  // of them, those whose thread has run
+  static void prefetch_resume(const CycleEvent::ResumeLines& lines);
   Cycle next_event() const;
-  bool events_pending() const;
+  bool events_pending() const { return event_entries_ > 0; }
   sc_core::sc_time period_;
   sc_core::sc_time::value_type period_ticks_;
   sc_core::sc_event edge_;
