@@ -181,7 +181,7 @@ Cycle Clock::next_event() const {
 
 Cycle Clock::next_wakeup() const {
   const std::size_t words = awake_.size();
-  for (Cycle c = last_edge_ + 1; c < last_edge_ + kWheel; ++c) {
+  for (Cycle c = last_edge_ + 1; c < last_edge_ + kWheel && words > 0; ++c) {
     const std::uint64_t* slot = &wheel_[(c % kWheel) * words];
     for (std::size_t w = 0; w < words; ++w)
       if (slot[w]) return c;
