@@ -11,6 +11,16 @@ namespace collnoc {
 
 using namespace sc_core;
 
+namespace {
+// Asks for the lines of [begin, begin + bytes), from the one its first byte is on.
+inline void prefetch_lines(const void* begin, std::size_t bytes) {
+  const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(begin) & ~std::uintptr_t{63};
+  const std::uintptr_t end = reinterpret_cast<std::uintptr_t>(begin) + bytes;
+  for (std::uintptr_t line = first; line < end; line += 64)
+    __builtin_prefetch(reinterpret_cast<const void*>(line));
+}
+}  // namespace
+
 void CycleEvent::notify_at(Cycle cycle) {
   if (cycle >= due_) return;
   due_ = cycle;
@@ -162,12 +172,7 @@ void Clock::notify_events(Cycle now) {
 }
 
 void Clock::prefetch_resume(const CycleEvent::ResumeLines& lines) {
-  for (const CycleEvent::Lines& l : lines) {
-    const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(l.begin) & ~std::uintptr_t{63};
-    const std::uintptr_t end = reinterpret_cast<std::uintptr_t>(l.begin) + l.bytes;
-    for (std::uintptr_t line = first; line < end; line += 64)
-      __builtin_prefetch(reinterpret_cast<const void*>(line), 1);
-  }
+  for (const CycleEvent::Lines& l : lines) prefetch_lines(l.begin, l.bytes);
 }
 
 Cycle Clock::next_event() const {
@@ -343,11 +348,7 @@ void Clock::prefetch_state(unsigned block) const {
   const Span span = spans_[block];
   for (unsigned offset = span.begin & ~63u; offset < span.end; offset += 64)
     __builtin_prefetch(base + offset);
-  // (The region's lines from the one its first byte is on.)
-  const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(span.region) & ~std::uintptr_t{63};
-  const std::uintptr_t end = reinterpret_cast<std::uintptr_t>(span.region) + span.region_bytes;
-  for (std::uintptr_t line = first; line < end; line += 64)
-    __builtin_prefetch(reinterpret_cast<const void*>(line));
+  prefetch_lines(span.region, span.region_bytes);
 }
 
 void Clock::prefetch_for(const unsigned* order, std::size_t k, std::size_t n) const {
