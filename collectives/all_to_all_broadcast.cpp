@@ -43,9 +43,19 @@ class AllToAllBroadcast : public CollectiveFirmware {
     if (plan_.group_size() > (1u << kItemBits) || plan_.nodes() / plan_.group_size() >= (1u << kItemBits))
       throw ParamError("workload.group", p.all_to_all.group, "at most 65536 nodes per group and groups");
     datums_.resize(plan_.nodes());
-    if (plan_.hierarchical())
+    if (plan_.hierarchical()) {
+      const AllToAllPlan::Level& outer = plan_.outer();
       for (NodeId n = 0; n < plan_.nodes(); ++n)
-        outer_tile_.push_back(plan_.outer().region.tile_of(plan_.outer().tile, n));
+        outer_tile_.push_back(outer.region.tile_of(outer.tile, n));
+      const unsigned groups = outer.region.tiles(outer.tile);
+      for (unsigned g = 0; g < groups; ++g) chain_order_[0].add(plan_, outer, g);
+      if (plan_.variant() == A2aVariant::recursive)
+        for (unsigned g = 0; g < groups; ++g) {
+          const AllToAllPlan::Level inner = plan_.inner(outer.region.tile(outer.tile, g).node(0));
+          for (unsigned t = 0; t < inner.region.tiles(inner.tile); ++t)
+            chain_order_[1].add(plan_, inner, t);
+        }
+    }
     for (NodeId s : plan_.sources()) datums_[s] = pattern_message(p_.seed, s, 0, 0, words_);
     plan_.for_each_unicast([this](const Unicast& u) {
       expected_[u.dst] += pieces(u.packets);  // messages: a combined one comes as its packets
@@ -64,6 +74,21 @@ class AllToAllBroadcast : public CollectiveFirmware {
     Cycle first_sent = kNever, last_arrival = 0;  // when the step runs, to set steps side by side
   };
   class Node;
+  // Every tile's sources of one level in chain order, kept once for all cores: a core's chains
+  // point here rather than each holding a copy.
+  struct ChainOrder {
+    std::vector<NodeId> sources;         // tile after tile (recursive inner level: group by group)
+    std::vector<std::size_t> first{0};   // by tile: where its sources start (and one past the last)
+    std::vector<unsigned> place;         // by node: its place in its tile's chain
+    void add(const AllToAllPlan& plan, const AllToAllPlan::Level& l, unsigned t) {
+      place.resize(plan.nodes(), 0);
+      for (NodeId s : plan.tile_sources(l, t)) {
+        place[s] = static_cast<unsigned>(sources.size() - first.back());
+        sources.push_back(s);
+      }
+      first.push_back(sources.size());
+    }
+  };
 
   // What source `src` sends (every core starts from it and checks against it).
   const Words& datum(NodeId src) const { return datums_[src]; }
@@ -101,6 +126,7 @@ class AllToAllBroadcast : public CollectiveFirmware {
   unsigned vc_classes_;
   std::vector<Words> datums_;            // by source
   std::vector<unsigned> outer_tile_;     // hierarchical: each node's group (outer tile)
+  ChainOrder chain_order_[2];            // hierarchical: outer level, inner level (recursive)
   std::vector<std::uint64_t> expected_;  // messages the plan sends each node
   std::uint64_t planned_unicasts_ = 0;
   std::map<std::pair<std::uint8_t, unsigned>, StepStats> steps_;  // (kind, doubling round)
@@ -155,7 +181,7 @@ class AllToAllBroadcast::Node {
         const auto it = segment_ops_.find(m.tag);
         const SegmentOp op = it->second;
         segment_ops_.erase(it);
-        op.chain->seg[op.level][op.index] = std::move(m.words);
+        op.chain->tree->seg[op.level][op.index] = std::move(m.words);
         mark(*op.chain);
       } else {
         ++received_;
@@ -180,20 +206,39 @@ class AllToAllBroadcast::Node {
     Words words;
     unsigned pieces = 0;
   };
-  struct Chain {
-    std::vector<NodeId> src;          // the tile's sources, in chain order
-    std::vector<std::uint32_t> items; // c_j = d_j ^ d_j+1 at word j * words_
-    std::vector<bool> here;           // c_j has arrived
-    unsigned created = 0;             // order of creation: a datum marks its chains in it
-    bool dirty = false;               // on dirty_
-    // What decode() looks at next: the items whose neighbourhood changed (an item arrived, or
-    // the datum at either end became known), or every item (a new chain, tree decoding).
-    std::vector<std::uint32_t> check;
-    bool check_all = true;
-    // workload.decoding=tree: seg[k][i] = d_a ^ d_b over [a, b] = [i 2^k, (i + 1) 2^k], k >= 1
-    // (level 0 is `items`), each XORed from its two halves once both are here.
+  // workload.decoding=tree: seg[k][i] = d_a ^ d_b over [a, b] = [i 2^k, (i + 1) 2^k], k >= 1
+  // (level 0 is the chain's items), each XORed from its two halves once both are here.
+  struct Segments {
     std::vector<std::vector<Words>> seg;
-    std::vector<std::vector<bool>> seg_busy;
+    std::vector<std::vector<bool>> busy;
+  };
+  // A tile's coded chain as this core collects it. What a coded item touches (its arrival bit,
+  // its check bit, its words) sits in one block, `store`, so taking an item costs a few cache
+  // lines rather than one per vector: with every core holding a chain per tile, they are cold.
+  struct Chain {
+    const NodeId* src = nullptr;  // the tile's sources in chain order (ChainOrder's); null: none yet
+    std::size_t length = 0;       // of src; items c_0 .. c_length-2
+    unsigned created = 0;         // order of creation: a datum marks its chains in it
+    bool dirty = false;           // on dirty_
+    // Whether decode() looks at every item next (a new chain), not only the checked ones.
+    bool check_all = true;
+    std::size_t bit_words = 0;
+    // here bits (c_j has arrived), check bits (c_j's neighbourhood changed since decode()
+    // looked: it arrived, or the datum at either end became known), then c_j at j * words.
+    std::vector<std::uint32_t> store;
+    std::unique_ptr<Segments> tree;
+
+    void start(const NodeId* sources, std::size_t n, unsigned words) {
+      src = sources;
+      length = n;
+      bit_words = (n - 1 + 31) / 32;
+      store.assign(2 * bit_words + (n - 1) * words, 0);
+    }
+    bool here(std::size_t j) const { return store[j / 32] >> (j % 32) & 1u; }
+    void set_here(std::size_t j) { store[j / 32] |= 1u << (j % 32); }
+    void check(std::size_t j) { store[bit_words + j / 32] |= 1u << (j % 32); }
+    std::uint32_t* items() { return store.data() + 2 * bit_words; }
+    const std::uint32_t* items() const { return store.data() + 2 * bit_words; }
   };
   struct SegmentOp {
     Chain* chain;
@@ -207,7 +252,7 @@ class AllToAllBroadcast::Node {
     std::optional<Box> box;             // the tile itself
     unsigned tiles = 0;                 // of the level
     bool coder = false;                 // codes (or combines) the tile's data
-    std::vector<std::unique_ptr<Chain>> chains;            // by tile, once an item came
+    std::vector<Chain> chains;                             // by tile (started once an item came)
     std::vector<std::vector<NodeId>> children;             // in my tile, by root (local)
     std::vector<std::vector<NodeId>> inter_children;       // among intermediates, by root tile
     std::vector<NodeId> intermediates;                     // by tile
@@ -233,13 +278,20 @@ class AllToAllBroadcast::Node {
     if (!plan_.hierarchical() || !plan_.is_source(src)) return;
     // The chains src is in: its tile's at the outer level and, recursive, at the inner one if
     // it is in my group; in the order they were created.
-    Chain* in[2] = {tile(0).chains[fw_.outer_tile_[src]].get(), nullptr};
-    if (inner_ && inner_->region.contains(src))
-      in[1] = tile(kInnerLevel).chains[inner_->region.tile_of(inner_->tile, src)].get();
-    if (in[0] && in[1] && in[1]->created < in[0]->created) std::swap(in[0], in[1]);
-    for (Chain* c : in)
-      if (c) mark_datum(*c, src);
+    Chain* in[2] = {started(tile(0).chains[fw_.outer_tile_[src]]), nullptr};
+    std::size_t place[2] = {fw_.chain_order_[0].place[src], 0};
+    if (inner_ && inner_->region.contains(src)) {
+      in[1] = started(tile(kInnerLevel).chains[inner_->region.tile_of(inner_->tile, src)]);
+      place[1] = fw_.chain_order_[1].place[src];
+    }
+    if (in[0] && in[1] && in[1]->created < in[0]->created) {
+      std::swap(in[0], in[1]);
+      std::swap(place[0], place[1]);
+    }
+    for (int i = 0; i < 2; ++i)
+      if (in[i]) mark_datum(*in[i], place[i]);
   }
+  static Chain* started(Chain& c) { return c.src ? &c : nullptr; }
   void give(NodeId src, const Words& w) {  // a datum as a message brought it
     if (w.size() == words_) return give(src, w.data());
     fw_.fail("core " + std::to_string(me_) + ": a datum of " + std::to_string(w.size()) +
@@ -369,31 +421,31 @@ class AllToAllBroadcast::Node {
       trains_.erase(t);
       return;
     }
-    std::unique_ptr<Chain>& slot = tile(off).chains[t];
-    if (!slot) {
-      slot = std::make_unique<Chain>();
-      Chain& c = *slot;
+    Chain& c = tile(off).chains[t];
+    if (!c.src) {
+      // The inner level's tiles are listed group by group.
+      const std::size_t key = off ? std::size_t{fw_.outer_tile_[me_]} * tile(off).tiles + t : t;
+      const ChainOrder& order = fw_.chain_order_[off ? 1 : 0];
       c.created = chains_created_++;
-      c.src = plan_.tile_sources(l, t);
-      c.items.resize((c.src.size() - 1) * words_);
-      c.here.resize(c.src.size() - 1, false);
+      c.start(order.sources.data() + order.first[key], order.first[key + 1] - order.first[key],
+              words_);
       if (fw_.tree_decoding_) {
-        c.seg.resize(1);
-        c.seg_busy.resize(1);
-        for (unsigned k = 1; (std::size_t{1} << k) < c.src.size(); ++k) {
-          c.seg.emplace_back((c.src.size() - 1) >> k);
-          c.seg_busy.emplace_back((c.src.size() - 1) >> k, false);
+        c.tree = std::make_unique<Segments>();
+        c.tree->seg.resize(1);
+        c.tree->busy.resize(1);
+        for (unsigned k = 1; (std::size_t{1} << k) < c.length; ++k) {
+          c.tree->seg.emplace_back((c.length - 1) >> k);
+          c.tree->busy.emplace_back((c.length - 1) >> k, false);
         }
       }
     }
-    Chain& c = *slot;
     std::copy_n(w.begin(), std::min<std::size_t>(w.size(), words_),
-                c.items.begin() + std::size_t{item} * words_);
-    c.here[item] = true;
+                c.items() + std::size_t{item} * words_);
+    c.set_here(item);
     mark(c, item);
   }
   const std::uint32_t* item(const Chain& c, std::size_t j) const {
-    return c.here[j] ? c.items.data() + j * words_ : nullptr;
+    return c.here(j) ? c.items() + j * words_ : nullptr;
   }
   // Chains where something arrived since decode() last looked.
   void mark(Chain& c) {
@@ -401,15 +453,13 @@ class AllToAllBroadcast::Node {
     c.dirty = true;
   }
   void mark(Chain& c, std::size_t item) {
-    c.check.push_back(static_cast<std::uint32_t>(item));
+    c.check(item);
     mark(c);
   }
-  // Source `src`'s datum became known: the items on either side of it.
-  void mark_datum(Chain& c, NodeId src) {
-    const std::size_t pos =
-        static_cast<std::size_t>(std::find(c.src.begin(), c.src.end(), src) - c.src.begin());
-    if (pos > 0) c.check.push_back(static_cast<std::uint32_t>(pos - 1));
-    if (pos + 1 < c.src.size()) c.check.push_back(static_cast<std::uint32_t>(pos));
+  // The datum at place `pos` of the chain became known: the items on either side of it.
+  void mark_datum(Chain& c, std::size_t pos) {
+    if (pos > 0) c.check(pos - 1);
+    if (pos + 1 < c.length) c.check(pos);
     mark(c);
   }
 
@@ -478,9 +528,9 @@ class AllToAllBroadcast::Node {
     for (Chain* cp : chains) {
       Chain& c = *cp;
       c.dirty = false;
-      const std::vector<NodeId>& src = c.src;
+      const NodeId* src = c.src;
       const auto walk = [&](std::size_t j) {
-        if (!c.here[j] || have(src[j]) == have(src[j + 1])) return;
+        if (!c.here(j) || have(src[j]) == have(src[j + 1])) return;
         const bool up = have(src[j]);
         const NodeId target = up ? src[j + 1] : src[j];
         if (decoding_[target]) return;
@@ -488,14 +538,15 @@ class AllToAllBroadcast::Node {
       };
       // Only items whose neighbourhood changed can start a decoding: any other was looked at
       // when it last changed, and a decoding it started then still holds its target.
+      std::uint32_t* check = c.store.data() + c.bit_words;
       if (c.check_all || fw_.tree_decoding_) {
-        for (std::size_t j = 0; j + 1 < src.size(); ++j) walk(j);
+        for (std::size_t j = 0; j + 1 < c.length; ++j) walk(j);
       } else {
-        std::sort(c.check.begin(), c.check.end());  // (in chain order, as the whole walk)
-        c.check.erase(std::unique(c.check.begin(), c.check.end()), c.check.end());
-        for (std::uint32_t j : c.check) walk(j);
+        for (std::size_t w = 0; w < c.bit_words; ++w)  // in chain order, as the whole walk
+          for (std::uint32_t bits = check[w]; bits; bits &= bits - 1)
+            walk(w * 32 + static_cast<std::size_t>(__builtin_ctz(bits)));
       }
-      c.check.clear();
+      std::fill_n(check, c.bit_words, 0u);
       c.check_all = false;
       if (fw_.tree_decoding_) decode_by_tree(c);
     }
@@ -512,28 +563,29 @@ class AllToAllBroadcast::Node {
   // walk has not reached are built (none of their data known), so where the walk keeps up with
   // arrivals nothing extra is XORed.
   void decode_by_tree(Chain& c) {
-    const std::vector<NodeId>& src = c.src;
+    const NodeId* src = c.src;
+    std::vector<std::vector<Words>>& seg = c.tree->seg;
     const auto known = [&](std::size_t pos) { return have(src[pos]) || decoding_[src[pos]]; };
     const auto rel = [&](unsigned k, std::size_t i) -> const std::uint32_t* {
       if (k == 0) return item(c, i);
-      return c.seg[k][i].empty() ? nullptr : c.seg[k][i].data();
+      return seg[k][i].empty() ? nullptr : seg[k][i].data();
     };
-    for (unsigned k = 1; k < c.seg.size(); ++k)
-      for (std::size_t i = 0; i < c.seg[k].size(); ++i) {
+    for (unsigned k = 1; k < seg.size(); ++k)
+      for (std::size_t i = 0; i < seg[k].size(); ++i) {
         const std::size_t a = i << k, b = (i + 1) << k;
-        const Words& s = c.seg[k][i];
+        const Words& s = seg[k][i];
         if (!s.empty()) {
           if (have(src[a]) && !known(b)) decode_into(src[b], s.data(), datum(src[a]));
           else if (have(src[b]) && !known(a)) decode_into(src[a], s.data(), datum(src[b]));
           continue;
         }
-        if (c.seg_busy[k][i]) continue;
+        if (c.tree->busy[k][i]) continue;
         bool ahead = true;  // no datum of the segment known yet: the walk has not got there
         for (std::size_t j = a; ahead && j <= b; ++j) ahead = !known(j);
         if (!ahead) continue;
         const std::uint32_t *lo = rel(k - 1, 2 * i), *hi = rel(k - 1, 2 * i + 1);
         if (!lo || !hi) continue;
-        c.seg_busy[k][i] = true;
+        c.tree->busy[k][i] = true;
         segment_ops_[next_segment_op_] = SegmentOp{&c, k, i};
         SendOptions opt;
         opt.kind = kSegment;
