@@ -11,8 +11,13 @@ void ClockedModule::set_prefetch_end(const void* end) {
 }
 
 void ClockedModule::set_prefetch_region(const void* begin, const void* end) {
-  clock_.set_prefetch_region(index_, begin,
-                             static_cast<const char*>(end) - static_cast<const char*>(begin));
+  // A block's state in a network's StateMemory may straddle two of its blocks, which the
+  // system places anywhere: then there is no one region to fetch (and it must not be read as
+  // the gigabytes between them).
+  const auto first = reinterpret_cast<std::uintptr_t>(begin);
+  const auto last = reinterpret_cast<std::uintptr_t>(end);
+  if (last <= first || last - first > kMaxPrefetchRegionBytes) return;
+  clock_.set_prefetch_region(index_, begin, last - first);
 }
 
 ClockedModule::ClockedModule(sc_module_name name, Clock& clock)

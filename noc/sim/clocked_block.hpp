@@ -91,7 +91,9 @@ class ClockedModule : public sc_core::sc_module, public ClockedBlock {
   void set_parallel() { set_parallel(index_); }
   // The block's hot fields run from ClockedBlock's to `end` (a member's address).
   void set_prefetch_end(const void* end);
-  // And its hot state outside the object, in an allocation of its own: [begin, end).
+  // And its hot state outside the object, in an allocation of its own: [begin, end) (none if
+  // that is not an ordered range of at most kMaxPrefetchRegionBytes).
+  static constexpr std::size_t kMaxPrefetchRegionBytes = 256 * 1024;
   void set_prefetch_region(const void* begin, const void* end);
 
   // Ports up to `ports` (before links are attached; 8 without).
