@@ -220,6 +220,7 @@ Words Core::get(NodeId src, std::uint32_t offset, std::size_t words) {
 }
 
 void Core::mpb_write(std::uint32_t offset, const Words& data) {
+  sync();  // a remote get served before this core's cycle must not see the words
   if (!transport(tlm::TLM_WRITE_COMMAND, kMpbAddress + offset, data.data(), data.size()))
     fault(kMpbRefused);
 }

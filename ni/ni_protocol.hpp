@@ -2,7 +2,8 @@
 //
 // The core is the initiator, the NI the target. A generic payload carries the message words
 // (data pointer, length in bytes, a multiple of 4) and an NiCommand extension with the rest:
-//   write to kSendAddress: queue a message for `peer`;
+//   write to kSendAddress: queue a message for `peer` (it joins the source queue at the issue
+//     cycle, however far ahead of simulated time the core is: Packetizer::queue_message);
 //   read from kRecvAddress: take the oldest complete message from `peer` (or from anyone when
 //     peer == kAnySource) available at the issue cycle (simulated time plus the annotated
 //     delay). Taken only when the issue cycle is the simulated one: issued ahead, `found` is
@@ -17,7 +18,8 @@
 //     `destinations` when that is set (coded once, sent to each).
 //   write to kXorAddress: the same pair, XORed for the core (decoding at a node): the result
 //     comes back as a message from the core's own node with `kind` and `tag`, one cycle after
-//     the engine has it (the delivery register).
+//     the engine has it (the delivery register); it joins the delivery queue at the issue
+//     cycle, behind what is delivered until then.
 //   write to kMulticastAddress: queue one message for every node of `destinations` as a
 //     hardware multicast (HTA routers replicate it; ni/multicast_shape.hpp says how it is cut).
 //     Refused (TLM_GENERIC_ERROR_RESPONSE) without HTA routers or with more destinations than

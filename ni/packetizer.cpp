@@ -61,7 +61,10 @@ void Packetizer::enqueue(Message&& m) {
   auto pos = source_queue_.end();
   const auto first = source_queue_.begin() + ((cut_ || sending_) && !source_queue_.empty());
   while (pos != first && std::prev(pos)->ready > m.ready) --pos;
-  source_queue_.insert(pos, std::move(m));
+  // (At the back by push_back even into an empty queue: insert() at begin() would take a new
+  // block before the front each time the queue has drained.)
+  if (pos == source_queue_.end()) source_queue_.push_back(std::move(m));
+  else source_queue_.insert(pos, std::move(m));
   counters_.max_source_queue_packets =
       std::max<std::uint64_t>(counters_.max_source_queue_packets, queued_packets_);
 }
@@ -179,7 +182,7 @@ void Packetizer::record_firmware(const Message& m, NodeId dst, std::uint32_t seq
   rec->firmware_created(rec->created(m.ready, id_, dst, bytes, type, true), id_, dst, seq);
 }
 
-void Packetizer::queue_firmware(Message&& m) {
+void Packetizer::queue_firmware(Message&& m, Cycle issue, Cycle core_now) {
   const unsigned headers = m.hdr.multicast_headers;
   m.packets_left = packets_for(m.hdr.message_words, m.packet_flits_max);
   if (m.packets_left > 1 && !headers) net_.multi_packet_messages = true;
@@ -193,22 +196,36 @@ void Packetizer::queue_firmware(Message&& m) {
     net_.measured_created_outside_cycle(m.packets_left);
     counters_.window_flits_created += flits;
   }
+  if (core_now != kNever && issue > core_now) {
+    held_.push_back(Held{issue, std::move(m)});
+    admit_from_ = held_.front().issue + 1;
+    return;
+  }
+  if (core_now != kNever && core_now + 1 >= admit_from_) admit_held(core_now + 1);  // (before it)
   enqueue(std::move(m));
 }
 
+void Packetizer::admit_held(Cycle until) {
+  while (!held_.empty() && held_.front().issue < until) {
+    enqueue(std::move(held_.front().message));
+    held_.pop_front();
+  }
+  admit_from_ = held_.empty() ? kNever : held_.front().issue + 1;
+}
+
 void Packetizer::queue_message(NodeId dst, std::vector<std::uint32_t>&& words,
-                               const NiCommand& cmd, Cycle issue, Cycle ready) {
+                               const NiCommand& cmd, Cycle issue, Cycle ready, Cycle core_now) {
   Message m = firmware_message(std::move(words), cmd, issue, ready);
   if (dst >= next_seq_out_.size()) next_seq_out_.resize(dst + 1, 0);
   m.hdr.dst = dst;
   m.hdr.message_seq = next_seq_out_[dst]++;
   record_firmware(m, dst, m.hdr.message_seq);
-  queue_firmware(std::move(m));
+  queue_firmware(std::move(m), issue, core_now);
 }
 
 bool Packetizer::queue_multicast(const std::vector<NodeId>& dsts,
                                  std::vector<std::uint32_t>&& words, const NiCommand& cmd,
-                                 Cycle issue, Cycle ready) {
+                                 Cycle issue, Cycle ready, Cycle core_now) {
   const unsigned headers = static_cast<unsigned>(dsts.size());
   if (dsts.empty() || multicast_shape_.data_flits(headers) == 0) return false;
   Message m = firmware_message(std::move(words), cmd, issue, ready);
@@ -224,7 +241,7 @@ bool Packetizer::queue_multicast(const std::vector<NodeId>& dsts,
     m.multicast_seqs.push_back(next_seq_out_[d]++);
     record_firmware(m, d, m.multicast_seqs.back());
   }
-  queue_firmware(std::move(m));
+  queue_firmware(std::move(m), issue, core_now);
   return true;
 }
 

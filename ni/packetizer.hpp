@@ -74,14 +74,20 @@ class Packetizer {
   void queue_synthetic(SyntheticSource::Packet p, Cycle created);
 
   // Queues a message for `dst` with the command's header fields; it may be injected from
-  // `ready` (the NI must be awake then).
+  // `ready` (the NI must be awake then). `core_now`: handed over by the core at simulated
+  // cycle `core_now`. The message enters the source queue at its core's cycle `issue`, as if
+  // the core had waited for it: one issued ahead of simulated time (a core runs ahead while
+  // it computes and sends) is held until the NI's first evaluation after `issue`, so what
+  // the queue holds at each cycle (its order, length and statistics, the compression
+  // policy's view) does not depend on how far ahead the core ran. kNever: the NI's own
+  // message (a get's reply), queued at once during its evaluation.
   void queue_message(NodeId dst, std::vector<std::uint32_t>&& words, const NiCommand& cmd,
-                     Cycle issue, Cycle ready);
+                     Cycle issue, Cycle ready, Cycle core_now);
   // The same for every node of `dsts` as one hardware multicast, cut by multicast_shape() into
   // packets that each carry every header; false (nothing queued) if the routers cannot carry
   // it (no HTA routers, or more destinations than a multicast VC holds beside a data flit).
   bool queue_multicast(const std::vector<NodeId>& dsts, std::vector<std::uint32_t>&& words,
-                       const NiCommand& cmd, Cycle issue, Cycle ready);
+                       const NiCommand& cmd, Cycle issue, Cycle ready, Cycle core_now);
   const MulticastShape& multicast_shape() const { return multicast_shape_; }
 
   // Column-path multicast: this node took its copy of message `number` (`flits` data flits)
@@ -108,7 +114,7 @@ class Packetizer {
   Cycle next_work_cycle(Cycle now) const;
   void prefetch() const;
   void finish(Cycle now);  // closes the source queue's time integral
-  bool idle() const { return queued_packets_ == 0 && !cut_; }
+  bool idle() const { return queued_packets_ == 0 && !cut_ && admit_from_ == kNever; }
   bool synthetic() const { return source_ != nullptr || trace_driven_; }
   Link* injection_link() const { return inj_; }
   const NetworkInterfaceParams& params() const { return params_; }
@@ -154,8 +160,11 @@ class Packetizer {
   // A message from the core with the command's header fields (not yet cut or counted).
   Message firmware_message(std::vector<std::uint32_t>&& words, const NiCommand& cmd,
                            Cycle issue, Cycle ready) const;
-  // Counts a firmware message's packets and flits as created and queues it.
-  void queue_firmware(Message&& m);
+  // Counts a firmware message's packets and flits as created and queues it, or holds it
+  // (queue_message's `core_now`).
+  void queue_firmware(Message&& m, Cycle issue, Cycle core_now);
+  // The held messages issued before cycle `until` join the source queue, in the core's order.
+  void admit_held(Cycle until);
   // Whether the source queue takes another message of p's kind (the injection limits).
   bool room_for(const SyntheticSource::Packet& p) const {
     return p.multicast_dsts.empty() ? queued_messages_[0] < params_.max_unicast_in_queue
@@ -201,6 +210,7 @@ class Packetizer {
   bool traced_ = false;
   std::uint8_t words_per_flit_;
   bool trace_driven_ = false;  // trace_ is set (a flag on the hot line: the feed is not)
+  Cycle admit_from_ = kNever;  // the first cycle the first held message joins the queue
   NetworkContext& net_;
   Link* inj_ = nullptr;
   std::unique_ptr<SyntheticSource> source_;
@@ -220,6 +230,11 @@ class Packetizer {
 
  private:
   std::deque<Message> source_queue_;
+  struct Held {
+    Cycle issue;
+    Message message;
+  };
+  std::deque<Held> held_;  // a core's messages issued ahead of simulated time, in its order
   Flit tx_flit_;
   PacketInfo tx_hdr_;                    // the packet being sent
   std::vector<NodeId> tx_dsts_;          // its destinations, if a multicast message
@@ -251,6 +266,7 @@ class Packetizer {
 template <class At>
 void Packetizer::start_cycle(At at) {
   const Cycle now = at.now;
+  if (now >= admit_from_) admit_held(now);  // (issued in an earlier cycle, after its evaluation)
   counters_.source_queue_packet_cycles += queued_packets_ * (now - queue_since_);
   queue_since_ = now;
   if (traced_) tr_valid_ = false;
@@ -403,6 +419,7 @@ inline Cycle Packetizer::next_work_cycle(Cycle now) const {
   Cycle next = kNever;
   if (cut_) next = std::max(now + 1, tx_start_);
   else if (!source_queue_.empty()) next = std::max(now + 1, source_queue_.front().ready);
+  if (admit_from_ != kNever) next = std::min(next, std::max(now + 1, held_.front().message.ready));
   if (source_) next = std::min(next, std::max(now + 1, source_->next_cycle()));
   if (trace_driven_) next = std::min(next, std::max(now + 1, trace_->next_cycle(id_)));
   return next;

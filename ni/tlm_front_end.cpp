@@ -14,8 +14,8 @@ TlmFrontEnd::TlmFrontEnd(ClockedModule& ni, NodeId id, const NetworkInterfacePar
       wake_(ni.clock()), xor_engine_("xor_engine", params.xor_engine), mpb_(params.mpb_bytes) {}
 
 void TlmFrontEnd::send(NodeId dst, std::vector<std::uint32_t>&& words, const NiCommand& cmd,
-                       Cycle issue, Cycle ready) {
-  packetizer_.queue_message(dst, std::move(words), cmd, issue, ready);
+                       Cycle issue, Cycle ready, Cycle core_now) {
+  packetizer_.queue_message(dst, std::move(words), cmd, issue, ready, core_now);
   ++counters_.messages_sent;
   ni_.wake_at(ready);
 }
@@ -38,6 +38,7 @@ void TlmFrontEnd::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
     return;
   }
   cmd->mpb_puts_landed = counters_.mpb_puts;
+  const Cycle now = clock().now();
   const Cycle issue = static_cast<Cycle>(
       (sc_time_stamp() + delay).value() / clock().period().value());
   const auto* data = reinterpret_cast<const std::uint32_t*>(gp.get_data_ptr());
@@ -51,7 +52,7 @@ void TlmFrontEnd::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
       gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
       return;
     }
-    send(cmd->peer, std::move(message), *cmd, issue, issue + send_overhead_cycles_);
+    send(cmd->peer, std::move(message), *cmd, issue, issue + send_overhead_cycles_, now);
     delay += clock().delay(send_overhead_cycles_);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
@@ -61,7 +62,7 @@ void TlmFrontEnd::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
     if (!cmd->destinations ||
         !packetizer_.queue_multicast(*cmd->destinations,
                                      std::vector<std::uint32_t>(data, data + words), *cmd, issue,
-                                     ready)) {
+                                     ready, now)) {
       gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
       return;
     }
@@ -90,14 +91,21 @@ void TlmFrontEnd::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
       r.tag = cmd->tag;
       r.sent = issue;
       // (No wake-up: the core issuing it is not waiting; its next receive finds it queued.)
-      deliveries_.push(id_, ready + 1, std::move(r));
+      // Issued ahead of simulated time, it waits for its cycle: what is delivered until then
+      // goes before it.
+      if (issue > now) {
+        held_results_.push_back(HeldResult{issue, ready + 1, std::move(r)});
+      } else {
+        if (!held_results_.empty()) admit_held_results(now + 1);
+        deliveries_.push(id_, ready + 1, std::move(r));
+      }
     } else {
       const NodeId one[] = {cmd->peer};
       const NodeId* dst = cmd->destinations ? cmd->destinations->data() : one;
       const std::size_t n = cmd->destinations ? cmd->destinations->size() : 1;
       for (std::size_t i = 0; i < n; ++i)  // (the last takes the engine's result itself)
         send(dst[i], i + 1 < n ? std::vector<std::uint32_t>(coded) : std::move(coded), *cmd,
-             issue, ready);
+             issue, ready, now);
     }
     delay += clock().delay(send_overhead_cycles_);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -110,7 +118,7 @@ void TlmFrontEnd::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
     return;
   }
   if (gp.is_read() && gp.get_address() == kRecvAddress) {
-    receive(*cmd, issue, delay);
+    receive(*cmd, issue, now, delay);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
@@ -121,17 +129,27 @@ void TlmFrontEnd::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
 //
 // A receive issued ahead of the simulated time (the core runs ahead: temporal decoupling)
 // takes nothing yet: up to its issue cycle only messages are appended, so the message it finds
-// now is the one it finds then, and the core waits out its offset to take it. If it finds none,
-// the core waits until the first cycle from its issue cycle at which one it takes is available
-// (WaitingReceive), without stopping at the issue cycle or at deliveries it does not take.
-void TlmFrontEnd::receive(NiCommand& cmd, Cycle issue, sc_time& delay) {
-  const Cycle now = clock().now();
+// now is the one it finds then, and the core waits out its offset to take it (so too for one
+// of its own XOR results, held until their cycles: messages delivered until then go first).
+// If it finds none, the core waits until the first cycle from its issue cycle at which one it
+// takes is available (WaitingReceive), without stopping at the issue cycle or at deliveries it
+// does not take.
+void TlmFrontEnd::receive(NiCommand& cmd, Cycle issue, Cycle now, sc_time& delay) {
   waiting_.valid = false;
   cmd.found = false;
+  Cycle held_match = kNever;  // the first of its own XOR results held for later cycles it takes
+  if (!held_results_.empty()) {
+    admit_held_results(now + 1);
+    for (const HeldResult& h : held_results_)
+      if (DeliveryStore::takes(cmd.peer, cmd.mpb_reply, id_, h.message.kind))
+        held_match = std::min(held_match, h.available);
+  }
   const DeliveryStore::Found f = deliveries_.find(cmd.peer, cmd.mpb_reply, issue);
-  if (f.message != DeliveryStore::kNone) {
+  if (f.message != DeliveryStore::kNone || held_match <= issue) {
     if (issue > now) {  // there at the issue cycle: taken then
-      cmd.next_available = deliveries_.at(f.message).available;
+      cmd.next_available = f.message != DeliveryStore::kNone
+                               ? deliveries_.at(f.message).available
+                               : held_match;
       return;
     }
     DeliveryStore::Delivered m = deliveries_.take(f.message);
@@ -151,13 +169,23 @@ void TlmFrontEnd::receive(NiCommand& cmd, Cycle issue, sc_time& delay) {
   for (unsigned r = 0; r < CycleEvent::kResumeRegions; ++r)
     wake_.set_resume_lines(r, cmd.resume_lines[r], cmd.resume_bytes[r]);
   wake_.cancel();  // (a wake-up for a message it has taken since)
-  if (f.next_match != kNever) wake_.notify_at(f.next_match);
-  cmd.next_available = f.next_match;
+  const Cycle next_match = std::min(f.next_match, held_match);
+  if (next_match != kNever) wake_.notify_at(next_match);
+  cmd.next_available = next_match;
   cmd.arrival = &wake_.event();
+}
+
+void TlmFrontEnd::admit_held_results(Cycle until) {
+  while (!held_results_.empty() && held_results_.front().issue < until) {
+    HeldResult& h = held_results_.front();
+    deliveries_.push(id_, h.available, std::move(h.message));
+    held_results_.pop_front();
+  }
 }
 
 void TlmFrontEnd::deliver(NodeId src, Cycle available, ReceivedMessage&& m) {
   const Cycle now = clock().now();
+  if (!held_results_.empty()) admit_held_results(now);  // (issued in earlier cycles)
   // Puts and gets are the buffer's business; everything else goes to the core.
   if (!serve_mpb(src, m.kind, m.words, available)) {
     wake_for(src, m.kind, available);
@@ -182,7 +210,7 @@ bool TlmFrontEnd::serve_mpb(NodeId src, std::uint8_t kind, const std::vector<std
     counters_.mpb_words_read += reply.size();
     NiCommand answer;
     answer.kind = kMpbReplyKind;
-    send(src, std::move(reply), answer, ready, ready);
+    send(src, std::move(reply), answer, ready, ready, kNever);
     ++counters_.mpb_gets;
     return true;
   }

@@ -4,6 +4,7 @@
 // a packet pair through the NI's XOR engine; and it serves the message-passing buffer, to its
 // own core directly and to remote cores' puts and gets as they arrive from the reassembler.
 #pragma once
+#include <deque>
 #include <vector>
 
 #include <tlm>
@@ -55,9 +56,10 @@ class TlmFrontEnd {
   void report(Tally& t, bool with_core) const;
 
  private:
-  // Hands the packetizer a message for `dst` and wakes the NI for it.
+  // Hands the packetizer a message for `dst` and wakes the NI for it (`core_now`:
+  // Packetizer::queue_message).
   void send(NodeId dst, std::vector<std::uint32_t>&& words, const NiCommand& cmd, Cycle issue,
-            Cycle ready);
+            Cycle ready, Cycle core_now);
   // Runs a packet pair through the XOR engine; the engine takes it at the first free cycle
   // from `earliest`. Returns the cycle the coded packet is ready.
   Cycle code(const std::uint32_t* pair, std::size_t words, Cycle earliest,
@@ -66,7 +68,9 @@ class TlmFrontEnd {
   bool serve_mpb(NodeId src, std::uint8_t kind, const std::vector<std::uint32_t>& words,
                  Cycle ready);
   bool mpb_access(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  void receive(NiCommand& cmd, Cycle issue, sc_core::sc_time& delay);
+  void receive(NiCommand& cmd, Cycle issue, Cycle now, sc_core::sc_time& delay);
+  // The held XOR results issued before cycle `until` join the delivery queue, in order.
+  void admit_held_results(Cycle until);
   Clock& clock() const { return ni_.clock(); }
 
   ClockedModule& ni_;
@@ -75,6 +79,13 @@ class TlmFrontEnd {
   unsigned send_overhead_cycles_, recv_overhead_cycles_;
   FrontEndCounters counters_;
   DeliveryStore deliveries_;
+  // The core's XOR results for itself issued ahead of simulated time, in its order: each joins
+  // the delivery queue at its cycle (as the core's thread would, after the NI's evaluation).
+  struct HeldResult {
+    Cycle issue, available;
+    ReceivedMessage message;
+  };
+  std::deque<HeldResult> held_results_;
   // The receive the core waits in, if it waits: it is woken (wake_) for the first cycle from
   // `from` (its issue cycle) at which a message it takes is available, and only then.
   struct WaitingReceive {
