@@ -83,7 +83,7 @@ TEST_CASE("cli: same config and seed give identical results", "[cli]") {
 
 namespace {
 
-// Runs `kSmall extra` twice, once with each of two settings, and requires the same results
+// Runs `base extra` twice, once with each of two settings, and requires the same results
 // (configuration and wall time aside); returns the first run's.
 nlohmann::json require_same_results(const std::string& extra, const std::string& setting_a,
                                     const std::string& setting_b,
@@ -133,9 +133,8 @@ TEST_CASE("cli: evaluating in waves gives the results of evaluating cycle by cyc
 TEST_CASE("cli: how far a core runs ahead (core.quantum_cycles) changes no result", "[cli]") {
   // What a core hands its NI ahead of simulated time joins the NI's state at the core's own
   // cycle: its sends (the source queue's order and length, which the selective policy reads),
-  // its XOR results for itself (delivered messages of earlier cycles go first), the messages
-  // it takes (the delivery queue's high-water mark) and its writes into its message-passing
-  // buffer (remote gets).
+  // its XOR results for itself (messages delivered until then go first) and its writes into
+  // its message-passing buffer (remote gets).
   const std::string nc =
       "--set router.vcs=4 --set router.vc_classes=4 --set router.hop_latency_cycles=3 "
       "--set router.switching=vct --set ni.max_packet_flits=4 --set traffic.packet_flits=1 "
