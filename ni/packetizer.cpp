@@ -61,10 +61,7 @@ void Packetizer::enqueue(Message&& m) {
   auto pos = source_queue_.end();
   const auto first = source_queue_.begin() + ((cut_ || sending_) && !source_queue_.empty());
   while (pos != first && std::prev(pos)->ready > m.ready) --pos;
-  // (At the back by push_back even into an empty queue: insert() at begin() would take a new
-  // block before the front each time the queue has drained.)
-  if (pos == source_queue_.end()) source_queue_.push_back(std::move(m));
-  else source_queue_.insert(pos, std::move(m));
+  source_queue_.insert(pos, std::move(m));
   counters_.max_source_queue_packets =
       std::max<std::uint64_t>(counters_.max_source_queue_packets, queued_packets_);
 }
@@ -196,12 +193,14 @@ void Packetizer::queue_firmware(Message&& m, Cycle issue, Cycle core_now) {
     net_.measured_created_outside_cycle(m.packets_left);
     counters_.window_flits_created += flits;
   }
-  if (core_now != kNever && issue > core_now) {
-    held_.push_back(Held{issue, std::move(m)});
-    admit_from_ = held_.front().issue + 1;
-    return;
+  if (core_now != kNever) {  // (a core's: after what it handed over before)
+    if (issue > core_now) {
+      held_.push_back(Held{issue, std::move(m)});
+      admit_from_ = held_.front().issue + 1;
+      return;
+    }
+    if (!held_.empty()) admit_held(core_now + 1);
   }
-  if (core_now != kNever && core_now + 1 >= admit_from_) admit_held(core_now + 1);  // (before it)
   enqueue(std::move(m));
 }
 
