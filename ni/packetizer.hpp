@@ -5,7 +5,6 @@
 // with credit flow control under the router's switching rule.
 #pragma once
 #include <array>
-#include <deque>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -22,6 +21,7 @@
 #include "noc/link.hpp"
 #include "noc/report.hpp"
 #include "noc/router/router.hpp"
+#include "noc/sim/fifo.hpp"
 
 namespace collnoc {
 
@@ -229,12 +229,12 @@ class Packetizer {
   const void* hot_end() const { return &counters_ + 1; }
 
  private:
-  std::deque<Message> source_queue_;
+  Fifo<Message> source_queue_;
   struct Held {
     Cycle issue;
     Message message;
   };
-  std::deque<Held> held_;  // a core's messages issued ahead of simulated time, in its order
+  Fifo<Held> held_;  // a core's messages issued ahead of simulated time, in its order
   Flit tx_flit_;
   PacketInfo tx_hdr_;                    // the packet being sent
   std::vector<NodeId> tx_dsts_;          // its destinations, if a multicast message

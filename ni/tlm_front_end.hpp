@@ -4,7 +4,6 @@
 // a packet pair through the NI's XOR engine; and it serves the message-passing buffer, to its
 // own core directly and to remote cores' puts and gets as they arrive from the reassembler.
 #pragma once
-#include <deque>
 #include <vector>
 
 #include <tlm>
@@ -17,6 +16,7 @@
 #include "ni/reassembler.hpp"
 #include "ni/xor_engine.hpp"
 #include "noc/report.hpp"
+#include "noc/sim/fifo.hpp"
 #include "noc/sim/clocked_block.hpp"
 
 namespace collnoc {
@@ -85,7 +85,7 @@ class TlmFrontEnd {
     Cycle issue, available;
     ReceivedMessage message;
   };
-  std::deque<HeldResult> held_results_;
+  Fifo<HeldResult> held_results_;
   // The receive the core waits in, if it waits: it is woken (wake_) for the first cycle from
   // `from` (its issue cycle) at which a message it takes is available, and only then.
   struct WaitingReceive {

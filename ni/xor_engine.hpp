@@ -17,11 +17,11 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 #include <systemc>
 
+#include "noc/sim/fifo.hpp"
 #include "noc/types.hpp"
 
 namespace collnoc {
@@ -100,7 +100,7 @@ class XorEngine : private nc_detail::CheckedXorParams, public sc_core::sc_module
     Cycle ready_at;
     std::vector<std::uint32_t> words;
   };
-  std::deque<Result> results_;
+  Fifo<Result> results_;
   bool submitted_any_ = false;
   Cycle last_submit_ = 0;
   Cycle busy_until_ = 0;  // first cycle after the last busy one

@@ -62,9 +62,9 @@ struct PlatformEntry {
   std::function<std::unique_ptr<NocSystem>(const PlatformParams&)> make;
   // A chip of fixed shape (a 2-D mesh of these routers per side, this many cores per router;
   // topology.* must stay at its defaults), or none: built on topology.*, of one of these kinds.
-  std::vector<unsigned> chip_k;
+  std::vector<unsigned> chip_k{};
   unsigned chip_cores_per_router = 1;
-  std::vector<std::string> topology_kinds;
+  std::vector<std::string> topology_kinds{};
   unsigned mpb_bytes = 0;         // message-passing buffer per core (0: ni.mpb_bytes, none)
   const char* default_grid = "";  // applications' sub-grid when workload.grid is empty ("": all)
   bool static_network = false;    // a configured (static) network beside the routers

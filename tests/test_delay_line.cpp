@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <deque>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "noc/sim/delay_line.hpp"
+#include "noc/sim/fifo.hpp"
 #include "noc/sim/state_memory.hpp"
 #include "noc/flit.hpp"
 #include "noc/random.hpp"
@@ -202,4 +204,33 @@ TEST_CASE("state memory: aligned blocks on 2 MB boundaries, objects destroyed by
   CHECK(reinterpret_cast<std::uintptr_t>(big) % HugePageResource::kPageBytes == 0);
   std::memset(big, 1, 3 << 20);
   pages.deallocate(big, 3 << 20, 64);
+}
+
+TEST_CASE("fifo: entries leave in the order kept, across reuse, compaction and release",
+          "[units]") {
+  // Against a std::deque doing the same: bursts long enough to be compacted and let go,
+  // short ones that reuse the kept storage, and entries put before others.
+  Fifo<std::vector<int>> fifo;
+  std::deque<std::vector<int>> model;
+  std::uint64_t x = 12345;
+  const auto next = [&x](unsigned n) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<unsigned>((x >> 33) % n);
+  };
+  for (int step = 0; step < 20000; ++step) {
+    const unsigned burst = step % 2000 < 1000 ? 3 : 100;  // how long the queue gets
+    if (model.empty() || (model.size() < burst && next(2) == 0)) {
+      std::vector<int> v{step, -step};
+      const unsigned before = model.empty() ? 0 : next(static_cast<unsigned>(model.size()) + 1);
+      model.insert(model.begin() + before, v);
+      fifo.insert(fifo.begin() + before, std::move(v));
+    } else {
+      REQUIRE(fifo.front() == model.front());
+      fifo.pop_front();
+      model.pop_front();
+    }
+    REQUIRE(fifo.size() == model.size());
+    REQUIRE(fifo.empty() == model.empty());
+    REQUIRE(std::equal(fifo.begin(), fifo.end(), model.begin(), model.end()));
+  }
 }
