@@ -16,8 +16,8 @@
 #include "ni/reassembler.hpp"
 #include "ni/xor_engine.hpp"
 #include "noc/report.hpp"
-#include "noc/sim/fifo.hpp"
 #include "noc/sim/clocked_block.hpp"
+#include "noc/sim/fifo.hpp"
 
 namespace collnoc {
 
