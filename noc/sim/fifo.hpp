@@ -27,12 +27,14 @@ class Fifo {
   void push_back(T&& v) { items_.push_back(std::move(v)); }
   void insert(const_iterator pos, T&& v) { items_.insert(pos, std::move(v)); }
   void pop_front() {
-    items_[head_] = T();  // (what it holds is freed now, as a deque's pop would)
-    if (++head_ == items_.size()) {
+    if (head_ + 1 == items_.size()) {  // the last: emptied
       if (items_.capacity() > kKeptEntries) items_ = std::vector<T>();
       else items_.clear();
       head_ = 0;
-    } else if (head_ >= kCompactFrom && 2 * head_ >= items_.size()) {
+      return;
+    }
+    items_[head_++] = T();  // (what it holds is freed now, as a deque's pop would)
+    if (head_ >= kCompactFrom && 2 * head_ >= items_.size()) {
       items_.erase(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(head_));
       head_ = 0;
     }
